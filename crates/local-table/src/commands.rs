@@ -1,0 +1,322 @@
+//! The input choke after the rate check: echo, then a dot command or a Keeper turn.
+//! Command replies are `narrative{speaker:"system"}` followed by a state refresh, never turn_status.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::ids::new_id;
+use crate::room::{Member, Room, RoomState};
+use crate::state::broadcast_state;
+use crate::systems;
+use crate::table::Table;
+
+const HELP: &str = "Commands: .r <dice> (e.g. .r 2d6+1, .r d%), .coc <name>, .dnd <name>, \
+.ra <skill> [target], .sc <success>/<failure>, .pc list, .pc claim <name>. \
+Keeper: .bgm|.ambience play|stop|pause|resume|volume <n>, .sfx <audio>, \
+.var set|add|expose <id> [value], .panels enable|disable <pack>, .reset. \
+Anything else is an action for the Keeper.";
+
+pub fn system_frame(text: &str) -> Value {
+    json!({"type": "narrative", "id": new_id(), "speaker": "system", "text": text, "format": "plain"})
+}
+
+/// Every member gets the reply under its own frame id, as the engine sends them.
+pub fn system_all(st: &RoomState, text: &str) {
+    st.broadcast_with(|_| Some(system_frame(text)));
+}
+
+pub async fn run_input(table: &Arc<Table>, room: &Arc<Room>, member: &Member, text: &str) {
+    let _turn = room.turn.lock().await;
+    let is_command = text.starts_with('.') || text.starts_with('/');
+    {
+        let mut st = room.lock();
+        let display = st.display_name(&member.id, &member.name);
+        let echo = json!({
+            "type": "narrative", "id": new_id(), "speaker": "player", "name": display,
+            "text": text, "format": "plain",
+        });
+        if is_command {
+            // Dot-command echoes are backstage: the sender sees its own line, the
+            // room sees only the reply (as the engine does), and replay skips them.
+            member.send(&echo);
+        } else {
+            st.publish_line(echo);
+        }
+    }
+    if is_command {
+        command(table, room, member, &text[1..]);
+    } else {
+        crate::keeper::run_turn(table, room, member, text).await;
+    }
+    room.persist();
+}
+
+fn command(table: &Table, room: &Arc<Room>, member: &Member, line: &str) {
+    let (verb, rest) = line
+        .trim()
+        .split_once(char::is_whitespace)
+        .unwrap_or((line.trim(), ""));
+    let verb = verb.to_lowercase();
+    let rest = rest.trim();
+    let mut st = room.lock();
+    let actor = st.display_name(&member.id, &member.name);
+    let mut reset = false;
+    match verb.as_str() {
+        "help" => member.send(&system_frame(HELP)),
+        "r" | "roll" => roll(&mut st, &actor, rest),
+        "coc" | "dnd" => {
+            let name = if rest.is_empty() {
+                member.name.as_str()
+            } else {
+                rest
+            };
+            let ch = if verb == "coc" {
+                systems::new_coc(name)
+            } else {
+                systems::new_dnd(name)
+            };
+            let msg = format!("Created {} character: {}", ch.system, ch.name);
+            st.saved.chars.retain(|(id, _)| id != &member.id);
+            st.saved.chars.push((member.id.clone(), ch));
+            system_all(&st, &msg);
+        }
+        "ra" | "rc" | "check" => {
+            let (skill, target) = split_target(rest);
+            match systems::skill_check(st.character(&member.id), &skill, target) {
+                Ok(check) => {
+                    st.publish_event(dice_frame(&actor, check.frame));
+                    system_all(&st, &check.summary);
+                }
+                Err(msg) => member.send(&system_frame(&msg)),
+            }
+        }
+        "sc" => {
+            let result = match st.character_mut(&member.id) {
+                Some(ch) => systems::sanity_check(ch, rest),
+                None => Err("No active character. Create one with .coc <name>.".into()),
+            };
+            match result {
+                Ok(check) => {
+                    st.publish_event(dice_frame(&actor, check.frame));
+                    system_all(&st, &check.summary);
+                }
+                Err(msg) => member.send(&system_frame(&msg)),
+            }
+        }
+        "bgm" | "ambience" | "sfx" => crate::media::audio_command(&mut st, member, &verb, rest),
+        "var" => var_command(&mut st, member, rest),
+        "panels" => {
+            drop(st);
+            crate::packs::panels_command(table, room, member, rest);
+            st = room.lock();
+        }
+        "pc" => pc_command(&mut st, member, rest),
+        "reset" if member.is_keeper() => {
+            reset_room(table, room, &mut st, "chars");
+            system_all(&st, "The campaign has been reset.");
+            reset = true;
+        }
+        "reset" => member.send(&system_frame("Only the keeper can reset the campaign.")),
+        _ => member.send(&system_frame(&format!(
+            "Unknown command: .{verb} (try .help)"
+        ))),
+    }
+    broadcast_state(&st, reset);
+}
+
+fn split_target(rest: &str) -> (String, Option<i64>) {
+    let mut words: Vec<&str> = rest.split_whitespace().collect();
+    let target = words.last().and_then(|w| w.parse::<i64>().ok());
+    if target.is_some() {
+        words.pop();
+    }
+    (words.join(" "), target)
+}
+
+pub fn dice_frame(actor: &str, body: Map<String, Value>) -> Value {
+    let mut f = Map::new();
+    f.insert("type".into(), json!("dice"));
+    f.insert("actor".into(), json!(actor));
+    f.extend(body);
+    Value::Object(f)
+}
+
+fn roll(st: &mut RoomState, actor: &str, rest: &str) {
+    let expr = rest.split_whitespace().next().unwrap_or("1d100");
+    match crate::dice::roll(expr) {
+        Ok(r) => {
+            let single_d100 = r.expr == "1d100";
+            let mut body = Map::new();
+            body.insert("kind".into(), json!("roll"));
+            body.insert("expr".into(), json!(r.expr));
+            body.insert("rolls".into(), json!(r.rolls));
+            body.insert("total".into(), json!(r.total));
+            body.insert(
+                "detail".into(),
+                json!({"modifier": r.modifier,
+                       "critical_success": single_d100 && r.total == 1,
+                       "critical_failure": single_d100 && r.total == 100}),
+            );
+            st.publish_event(dice_frame(actor, body));
+            let rolls: Vec<String> = r.rolls.iter().map(i64::to_string).collect();
+            let text = format!("Roll: {} = [{}] = {}", r.expr, rolls.join(", "), r.total);
+            system_all(st, &text);
+        }
+        Err(e) => system_all(st, &format!("Cannot roll {expr}: {e}")),
+    }
+}
+
+fn var_command(st: &mut RoomState, member: &Member, rest: &str) {
+    if !member.is_keeper() {
+        return member.send(&system_frame("Only the keeper can change variables."));
+    }
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (op, id) = (
+        words.first().copied().unwrap_or(""),
+        words.get(1).copied().unwrap_or(""),
+    );
+    let value = words.get(2..).map(|w| w.join(" ")).unwrap_or_default();
+    let Some(var) = st.saved.vars.iter_mut().find(|v| v.id == id) else {
+        return member.send(&system_frame(&format!("Unknown variable: {id}")));
+    };
+    let result = match op {
+        "set" => parse_value(&var.kind, &value).map(|v| var.value = clamp(v, var.min, var.max)),
+        "add" => match (var.value.as_f64(), value.parse::<f64>()) {
+            (Some(a), Ok(b)) => {
+                var.value = clamp(num(a + b), var.min, var.max);
+                Ok(())
+            }
+            _ => Err(format!("{id} is not a number")),
+        },
+        "expose" => {
+            var.hidden = false;
+            Ok(())
+        }
+        _ => Err("Usage: .var set|add|expose <id> [value]".into()),
+    };
+    let text = match result {
+        Ok(()) => format!("{} = {}", var.id, var.value),
+        Err(msg) => return member.send(&system_frame(&msg)),
+    };
+    // A hidden variable's value is keeper-only: only keepers hear the reply.
+    if var.hidden {
+        st.keepers(&system_frame(&text));
+    } else {
+        system_all(st, &text);
+    }
+}
+
+fn num(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    }
+}
+
+fn clamp(v: Value, min: Option<i64>, max: Option<i64>) -> Value {
+    match v.as_f64() {
+        Some(mut x) => {
+            if let Some(m) = min {
+                x = x.max(m as f64);
+            }
+            if let Some(m) = max {
+                x = x.min(m as f64);
+            }
+            num(x)
+        }
+        None => v,
+    }
+}
+
+fn parse_value(kind: &str, raw: &str) -> Result<Value, String> {
+    match kind {
+        "number" => raw
+            .parse::<f64>()
+            .map(num)
+            .map_err(|_| format!("not a number: {raw}")),
+        "bool" => match raw {
+            "true" | "on" | "yes" | "1" => Ok(json!(true)),
+            "false" | "off" | "no" | "0" => Ok(json!(false)),
+            _ => Err(format!("not a boolean: {raw}")),
+        },
+        _ => Ok(json!(raw)),
+    }
+}
+
+fn pc_command(st: &mut RoomState, member: &Member, rest: &str) {
+    let (op, name) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    match op {
+        "claim" => {
+            let wanted = name.trim().to_lowercase();
+            let Some(idx) = st
+                .saved
+                .pregens
+                .iter()
+                .position(|p| p.name.to_lowercase() == wanted)
+            else {
+                return member.send(&system_frame(&format!("No such pregen: {}", name.trim())));
+            };
+            if !st.saved.pregens[idx].claimed_by.is_empty()
+                && st.saved.pregens[idx].claimed_by != member.id
+            {
+                return member.send(&system_frame("That character is already claimed."));
+            }
+            for p in st
+                .saved
+                .pregens
+                .iter_mut()
+                .filter(|p| p.claimed_by == member.id)
+            {
+                p.claimed_by.clear();
+            }
+            st.saved.pregens[idx].claimed_by = member.id.clone();
+            let pc_name = st.saved.pregens[idx].name.clone();
+            st.saved.chars.retain(|(id, _)| id != &member.id);
+            st.saved
+                .chars
+                .push((member.id.clone(), systems::new_coc(&pc_name)));
+            system_all(st, &format!("{} claims {pc_name}.", member.name));
+        }
+        _ => {
+            let list: Vec<String> = st
+                .saved
+                .pregens
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{}{}",
+                        p.name,
+                        if p.claimed_by.is_empty() {
+                            ""
+                        } else {
+                            " (claimed)"
+                        }
+                    )
+                })
+                .collect();
+            member.send(&system_frame(&format!("Pregens: {}", list.join(", "))));
+        }
+    }
+}
+
+/// Wipes a room in place; `scope` is story / chars / all, like `admin_reset_room`.
+pub fn reset_room(table: &Table, room: &Room, st: &mut RoomState, scope: &str) {
+    let fresh = table.fresh_saved(&room.name);
+    st.saved.history.clear();
+    st.saved.lead_events.clear();
+    st.saved.beat = 0;
+    st.saved.scene = None;
+    st.saved.vars = fresh.vars.clone();
+    if scope == "chars" || scope == "all" {
+        st.saved.chars.clear();
+        st.saved.pregens = fresh.pregens.clone();
+    }
+    if scope == "all" {
+        st.saved.media = fresh.media;
+        st.saved.media_history.clear();
+        st.saved.audio_items = fresh.audio_items;
+        st.saved.audio.clear();
+    }
+}

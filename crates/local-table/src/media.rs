@@ -1,0 +1,364 @@
+//! Media: offers on the control stream, PUT/GET on extra bidirectional streams.
+//! Blobs are stored by sha256 under `data_dir/media/<room>/`.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use iroh::endpoint::{Connection, RecvStream, SendStream};
+use serde_json::{json, Value};
+use sha2::Digest as _;
+
+pub use crate::audio::audio_command;
+use crate::carrier::LineReader;
+use crate::ids::{new_id, now_ts};
+use crate::keystore::hex;
+use crate::room::{MediaRecord, Member, Room, RoomState};
+use crate::session::error;
+use crate::state::broadcast_state;
+use crate::table::Table;
+
+const IMAGE_MIMES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/gif",
+    "image/svg+xml",
+];
+const AUDIO_MIMES: &[&str] = &[
+    "audio/mpeg",
+    "audio/ogg",
+    "audio/wav",
+    "audio/flac",
+    "audio/mp4",
+    "audio/aac",
+];
+const CHUNK: usize = 64 * 1024;
+
+/// An accepted offer waiting for its PUT (only on the same connection).
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub conn: u64,
+    pub uploader: String,
+    pub name: String,
+    pub mime: String,
+    pub size: u64,
+    pub sha256: String,
+}
+
+fn limits_for(table: &Table, mime: &str) -> (u64, u64) {
+    let l = &table.cfg.limits;
+    if mime.starts_with("audio/") {
+        (l.audio_max_bytes, l.audio_room_quota)
+    } else {
+        (l.image_max_bytes, l.image_room_quota)
+    }
+}
+
+fn room_bytes(st: &RoomState, audio: bool) -> u64 {
+    st.saved
+        .media
+        .iter()
+        .filter(|r| r.mime.starts_with("audio/") == audio)
+        .map(|r| r.size)
+        .sum()
+}
+
+pub fn media_frame(r: &MediaRecord, from: &str) -> Value {
+    json!({"type": "media", "id": new_id(), "hash": r.hash, "mime": r.mime, "size": r.size,
+           "name": r.name, "from": from, "ts": r.created_at})
+}
+
+/// Broadcasts a stored record as `media` (images) or `audio_library_item` (audio),
+/// recording it for join replay. Returns the frame.
+fn publish(st: &mut RoomState, r: &MediaRecord, from: &str) -> Value {
+    if r.mime.starts_with("audio/") {
+        let mut frame = crate::story::audio_item(r, new_id());
+        frame["from"] = json!(from);
+        st.saved
+            .audio_items
+            .retain(|i| i["hash"] != r.hash.as_str());
+        st.saved.audio_items.push(frame.clone());
+        st.broadcast(&frame);
+        frame
+    } else {
+        let frame = media_frame(r, from);
+        st.saved.media_history.push(frame.clone());
+        st.broadcast(&frame);
+        frame
+    }
+}
+
+pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+    let mut st = room.lock();
+    if !st.saved.media_enabled {
+        return member.send(&error("media_disabled"));
+    }
+    let now = Instant::now();
+    let window = st.live.uploads.entry(member.id.clone()).or_default();
+    while window
+        .front()
+        .is_some_and(|t| now.duration_since(*t) > Duration::from_secs(60))
+    {
+        window.pop_front();
+    }
+    if window.len() >= table.cfg.limits.uploads_per_minute {
+        return member.send(&error("media_rate_limited"));
+    }
+    window.push_back(now);
+    let (Some(size), Some(mime), Some(sha)) = (
+        frame.get("size").and_then(Value::as_u64),
+        frame.get("mime").and_then(Value::as_str),
+        frame.get("sha256").and_then(Value::as_str),
+    ) else {
+        return member.send(&error("media_bad_offer"));
+    };
+    let mime = mime.to_lowercase();
+    let sha = sha.to_lowercase();
+    let name: String = frame["name"]
+        .as_str()
+        .unwrap_or("media")
+        .trim()
+        .chars()
+        .take(255)
+        .collect();
+    let name = if name.is_empty() {
+        "media".to_string()
+    } else {
+        name
+    };
+    if !IMAGE_MIMES.contains(&mime.as_str()) && !AUDIO_MIMES.contains(&mime.as_str()) {
+        return member.send(&error("media_bad_mime"));
+    }
+    let (max, quota) = limits_for(table, &mime);
+    if size == 0 || size > max {
+        return member.send(&error("media_too_large"));
+    }
+    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return member.send(&error("media_bad_hash"));
+    }
+    if let Some(existing) = st.saved.media.iter().find(|r| r.hash == sha).cloned() {
+        let published = publish(&mut st, &existing, &member.name);
+        let key = if existing.mime.starts_with("audio/") {
+            "audio"
+        } else {
+            "media"
+        };
+        return member.send(
+            &json!({"type": "media_accept", "upload_id": "", "existing": true, key: published}),
+        );
+    }
+    if room_bytes(&st, mime.starts_with("audio/")) + size > quota {
+        return member.send(&error("media_quota_exceeded"));
+    }
+    let upload_id = new_id();
+    st.live.pending.insert(
+        upload_id.clone(),
+        Pending {
+            conn: member.conn,
+            uploader: member.name.clone(),
+            name,
+            mime,
+            size,
+            sha256: sha,
+        },
+    );
+    member.send(&json!({"type": "media_accept", "upload_id": upload_id}));
+}
+
+pub fn set_enabled(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+    if !member.is_keeper() {
+        return member.send(&error("forbidden"));
+    }
+    let Some(enabled) = frame.get("enabled").and_then(Value::as_bool) else {
+        return member.send(&error("bad_frame"));
+    };
+    let mut st = room.lock();
+    st.saved.media_enabled = enabled;
+    st.broadcast(&json!({"type": "media_enabled", "enabled": enabled}));
+    drop(st);
+    room.persist();
+}
+
+pub fn avatar_set(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+    // Only the caller's own character may be bound: naming anyone else is refused outright.
+    if ["character", "target", "name", "user_id"]
+        .iter()
+        .any(|k| frame.get(*k).is_some())
+    {
+        return member.send(&error("forbidden"));
+    }
+    let hash = frame["hash"].as_str().unwrap_or("").to_lowercase();
+    let mut st = room.lock();
+    let Some(rec) = st.saved.media.iter().find(|r| r.hash == hash).cloned() else {
+        return member.send(&error("media_not_found"));
+    };
+    if !rec.mime.starts_with("image/") {
+        return member.send(&error("media_bad_mime"));
+    }
+    let Some(ch) = st.character_mut(&member.id) else {
+        return member.send(&json!({"type": "error", "code": "avatar_no_character",
+            "message": "Create or claim a character before setting an avatar."}));
+    };
+    ch.avatar =
+        Some(json!({"hash": rec.hash, "mime": rec.mime, "size": rec.size, "name": rec.name}));
+    member.send(&json!({"type": "system", "level": "info", "text": "Avatar updated."}));
+    broadcast_state(&st, false);
+    drop(st);
+    room.persist();
+}
+
+/// Serves the connection's extra bidirectional streams (one PUT or GET each).
+pub async fn accept_streams(table: Arc<Table>, room: Arc<Room>, member: Member, conn: Connection) {
+    while let Ok((send, recv)) = conn.accept_bi().await {
+        let (table, room, member) = (table.clone(), room.clone(), member.clone());
+        tokio::spawn(async move { media_stream(&table, &room, &member, send, recv).await });
+    }
+}
+
+async fn reply_line(send: &mut SendStream, frame: &Value) {
+    let mut line = frame.to_string();
+    line.push('\n');
+    let _ = send.write_all(line.as_bytes()).await;
+}
+
+async fn media_stream(
+    table: &Table,
+    room: &Arc<Room>,
+    member: &Member,
+    mut send: SendStream,
+    recv: RecvStream,
+) {
+    let mut lines = LineReader::new(recv);
+    let header: Value = match lines.next_line().await {
+        Some(line) => serde_json::from_str(&line).unwrap_or(Value::Null),
+        None => return,
+    };
+    let result = match header["op"].as_str() {
+        Some("put") => put(table, room, member, &header, lines, &mut send).await,
+        Some("get") => get(table, room, &header, &mut send).await,
+        _ => Err("bad_frame"),
+    };
+    if let Err(code) = result {
+        reply_line(&mut send, &error(code)).await;
+    }
+    let _ = send.finish();
+    // Keep the stream alive until the peer has read the reply.
+    let _ = tokio::time::timeout(Duration::from_secs(5), send.stopped()).await;
+}
+
+async fn put(
+    table: &Table,
+    room: &Arc<Room>,
+    member: &Member,
+    header: &Value,
+    lines: LineReader,
+    send: &mut SendStream,
+) -> Result<(), &'static str> {
+    let upload_id = header["upload_id"].as_str().unwrap_or("");
+    let pending = {
+        let mut st = room.lock();
+        match st.live.pending.get(upload_id) {
+            Some(p) if p.conn == member.conn => st.live.pending.remove(upload_id),
+            _ => None,
+        }
+    }
+    .ok_or("media_bad_upload")?;
+    let (mut data, mut recv) = lines.into_parts();
+    let mut buf = vec![0u8; CHUNK];
+    while (data.len() as u64) < pending.size {
+        match recv.read(&mut buf).await {
+            Ok(Some(n)) => data.extend_from_slice(&buf[..n]),
+            _ => break,
+        }
+        if data.len() as u64 > pending.size {
+            break;
+        }
+    }
+    // A body longer than offered shows up as extra bytes before the peer finishes.
+    if data.len() as u64 == pending.size {
+        if let Ok(Ok(Some(n))) =
+            tokio::time::timeout(Duration::from_millis(300), recv.read(&mut buf)).await
+        {
+            data.extend_from_slice(&buf[..n]);
+        }
+    }
+    if data.len() as u64 != pending.size {
+        return Err("media_size_mismatch");
+    }
+    let hash = hex(&sha2::Sha256::digest(&data));
+    if hash != pending.sha256 {
+        return Err("media_hash_mismatch");
+    }
+    if pending.mime == "image/svg+xml" && crate::svg::validate(&data).is_err() {
+        return Err("media_bad_svg");
+    }
+    let dir = table.media_dir(&room.name);
+    std::fs::create_dir_all(&dir).map_err(|_| "server_error")?;
+    let tmp = dir.join(format!(".{}.tmp", new_id()));
+    std::fs::write(&tmp, &data)
+        .and_then(|_| std::fs::rename(&tmp, dir.join(&hash)))
+        .map_err(|_| "server_error")?;
+    let record = MediaRecord {
+        hash: hash.clone(),
+        mime: pending.mime,
+        size: pending.size,
+        name: pending.name,
+        uploader: pending.uploader.clone(),
+        created_at: now_ts(),
+        title: None,
+    };
+    {
+        let mut st = room.lock();
+        let (_, quota) = limits_for(table, &record.mime);
+        if !st.saved.media.iter().any(|r| r.hash == hash) {
+            if room_bytes(&st, record.mime.starts_with("audio/")) + record.size > quota {
+                return Err("media_quota_exceeded");
+            }
+            st.saved.media.push(record.clone());
+        }
+        publish(&mut st, &record, &pending.uploader);
+    }
+    room.persist();
+    reply_line(send, &json!({"op": "put_ok", "hash": hash})).await;
+    Ok(())
+}
+
+/// Room media first, then assets of packs enabled in this room, else media_not_found.
+async fn get(
+    table: &Table,
+    room: &Arc<Room>,
+    header: &Value,
+    send: &mut SendStream,
+) -> Result<(), &'static str> {
+    let hash = header["hash"].as_str().unwrap_or("").to_lowercase();
+    let (record, enabled) = {
+        let st = room.lock();
+        (
+            st.saved.media.iter().find(|r| r.hash == hash).cloned(),
+            st.saved.packs.clone(),
+        )
+    };
+    let (bytes, mime, name) = match record {
+        Some(r) => {
+            let bytes = std::fs::read(table.media_dir(&room.name).join(&r.hash))
+                .map_err(|_| "media_not_found")?;
+            (bytes, r.mime, r.name)
+        }
+        None => crate::packs::asset_bytes(table, &enabled, &hash).ok_or("media_not_found")?,
+    };
+    // Re-verify before serving: a blob changed on disk is not what the hash promised.
+    if hex(&sha2::Sha256::digest(&bytes)) != hash {
+        return Err("media_not_found");
+    }
+    reply_line(
+        send,
+        &json!({"op": "get", "hash": hash, "size": bytes.len(), "mime": mime, "name": name}),
+    )
+    .await;
+    for chunk in bytes.chunks(CHUNK) {
+        if send.write_all(chunk).await.is_err() {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! The running table: shared state, room registry, start/shutdown, the demo setup.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use iroh_tickets::endpoint::EndpointTicket;
+use iroh_tickets::Ticket as _;
+
+use crate::admin::AdminState;
+use crate::keystore::{KeyEntry, KeySource, Keystore};
+use crate::packs::Pack;
+use crate::room::{Room, Saved};
+use crate::story::Story;
+use crate::{Error, TableConfig};
+
+pub struct Table {
+    pub cfg: TableConfig,
+    pub keys: Keystore,
+    pub packs: Vec<Pack>,
+    pub story: Option<Story>,
+    pub admin: Mutex<AdminState>,
+    rooms: Mutex<HashMap<String, Arc<Room>>>,
+    next_conn: AtomicU64,
+}
+
+impl Table {
+    pub fn new(cfg: TableConfig) -> Result<Self, Error> {
+        let keys = Keystore::open(&cfg.keys)?;
+        let packs = cfg
+            .packs
+            .iter()
+            .map(|p| Pack::load(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let story_dir = cfg.story.clone().or_else(default_story_dir);
+        let story = match story_dir {
+            Some(dir) => Some(Story::load(&dir)?),
+            None => None,
+        };
+        std::fs::create_dir_all(&cfg.data_dir)?;
+        Ok(Self {
+            cfg,
+            keys,
+            packs,
+            story,
+            admin: Mutex::new(AdminState::default()),
+            rooms: Mutex::new(HashMap::new()),
+            next_conn: AtomicU64::new(1),
+        })
+    }
+
+    pub fn next_conn(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn room_file(&self, room: &str) -> PathBuf {
+        self.cfg
+            .data_dir
+            .join("rooms")
+            .join(format!("{}.json", safe_name(room)))
+    }
+
+    pub fn media_dir(&self, room: &str) -> PathBuf {
+        self.cfg.data_dir.join("media").join(safe_name(room))
+    }
+
+    /// The live room, loading its snapshot (or seeding it from the story) on first use.
+    pub fn room(&self, name: &str) -> Arc<Room> {
+        let mut rooms = self.rooms.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(room) = rooms.get(name) {
+            return room.clone();
+        }
+        let file = self.room_file(name);
+        let saved = std::fs::read_to_string(&file)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Saved>(&t).ok())
+            .unwrap_or_else(|| self.fresh_saved(name));
+        let room = Room::new(name, file, saved);
+        rooms.insert(name.to_string(), room.clone());
+        room
+    }
+
+    /// A brand-new room: the story's variables, cast and media.
+    pub fn fresh_saved(&self, room: &str) -> Saved {
+        let mut saved = Saved::default();
+        if let Some(story) = &self.story {
+            story.seed(&mut saved, &self.media_dir(room));
+        }
+        saved
+    }
+
+    /// Drops a room from memory (its members stay connected to the old object until they leave).
+    pub fn forget_room(&self, name: &str) {
+        self.rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(name);
+    }
+
+    pub fn pack(&self, id: &str) -> Option<&Pack> {
+        self.packs.iter().find(|p| p.id == id)
+    }
+}
+
+/// The repository's demo module, when running from a checkout.
+fn default_story_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    dir.join("story.json").exists().then_some(dir)
+}
+
+pub fn safe_name(room: &str) -> String {
+    room.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// A started table.
+pub struct RunningTable {
+    pub(crate) table: Arc<Table>,
+    pub(crate) endpoint: iroh::Endpoint,
+    pub(crate) ticket: EndpointTicket,
+    pub(crate) accept: tokio::task::JoinHandle<()>,
+}
+
+impl RunningTable {
+    /// The ticket a client dials (`endpoint…` string form).
+    pub fn ticket(&self) -> String {
+        self.ticket.encode_string()
+    }
+
+    pub fn endpoint_ticket(&self) -> EndpointTicket {
+        self.ticket.clone()
+    }
+
+    pub fn endpoint_id(&self) -> iroh::EndpointId {
+        self.endpoint.id()
+    }
+
+    /// The loopback socket the endpoint bound.
+    pub fn local_addrs(&self) -> Vec<std::net::SocketAddr> {
+        self.endpoint.bound_sockets()
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.table.cfg.data_dir.clone()
+    }
+
+    /// Stops accepting, closes every connection and releases the port.
+    pub async fn shutdown(self) {
+        self.accept.abort();
+        for room in self
+            .table
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+        {
+            room.persist();
+        }
+        self.endpoint.close().await;
+    }
+}
+
+pub async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
+    let table = Arc::new(Table::new(cfg)?);
+    let endpoint = crate::carrier::bind(table.cfg.secret_key.clone(), table.cfg.port).await?;
+    let ticket = crate::carrier::ticket_for(&endpoint);
+    tracing::info!(id = %endpoint.id(), "local table listening on loopback");
+    let accept = tokio::spawn(crate::carrier::accept_loop(endpoint.clone(), table.clone()));
+    Ok(RunningTable {
+        table,
+        endpoint,
+        ticket,
+        accept,
+    })
+}
+
+/// Keys handed to Studio for the demo.
+#[derive(Debug, Clone)]
+pub struct DemoKeys {
+    pub room: String,
+    pub keeper: String,
+    pub player: String,
+}
+
+/// The demo's config: keys in `data_dir/keys.toml`, reused when they already exist.
+pub fn demo_config(data_dir: PathBuf) -> Result<(TableConfig, DemoKeys), Error> {
+    std::fs::create_dir_all(&data_dir)?;
+    let path = data_dir.join("keys.toml");
+    let store = Keystore::open(&KeySource::File(path.clone()))?;
+    let existing = store.room_keys("demo");
+    let find = |role: &str| {
+        existing
+            .iter()
+            .find(|(_, e)| e.role == role)
+            .map(|(k, _)| k.clone())
+    };
+    let entry = |name: &str, role: &str| KeyEntry {
+        room: "demo".into(),
+        name: name.into(),
+        role: role.into(),
+    };
+    let keeper = match find("keeper") {
+        Some(k) => k,
+        None => store.add(entry("Keeper", "keeper"))?,
+    };
+    let player = match find("player") {
+        Some(k) => k,
+        None => store.add(entry("Player", "player"))?,
+    };
+    let config = TableConfig::new(KeySource::File(path), data_dir);
+    Ok((
+        config,
+        DemoKeys {
+            room: "demo".into(),
+            keeper,
+            player,
+        },
+    ))
+}

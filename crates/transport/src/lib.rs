@@ -1,0 +1,26 @@
+//! Studio's carrier: the iroh endpoint (Internet or Local-only), the control stream with its
+//! join handshake, version gate and reconnects, and the verified media channel and cache.
+//!
+//! Nothing here knows about Tauri: the app, `cargo xtask dial`/`bench` and the tests all drive
+//! the same code. [`testpeer`] is a tiny engine double for tests and the bench.
+
+pub mod bench;
+pub mod endpoint;
+pub mod error;
+mod join;
+pub mod media;
+pub mod media_cache;
+pub mod session;
+pub mod testpeer;
+pub mod ticket;
+
+pub use endpoint::{bind, bind_server, bind_server_with, ticket_for, NetworkMode, ServerOptions};
+pub use error::TransportError;
+pub use join::{backoff, CLIENT_NAME, JOIN_TIMEOUT};
+pub use media::{MediaChannel, MediaError};
+pub use media_cache::{CachedMedia, MediaCache};
+pub use session::{
+    ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle, UploadOutcome,
+    UploadRequest,
+};
+pub use ticket::{parse_ticket, TicketError};

@@ -1,0 +1,398 @@
+//! The media byte channel: one new bidirectional stream per GET or PUT on the table connection.
+//!
+//! Bytes are verified, never trusted: a GET body is hashed while it streams to a temp file and
+//! only a body whose sha256 matches the requested hash is ever renamed into the cache (see
+//! [`crate::media_cache`]). The engine never finishes a GET stream, so we read exactly the size
+//! the header announced and stop; waiting for EOF would hang.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use bytes::Bytes;
+use iroh::endpoint::{Connection, RecvStream, SendStream};
+use protocol::codec::decode_media_reply;
+use protocol::frame::{MediaGetHeader, MediaReply};
+use sha2::{Digest, Sha256};
+use tokio::io::AsyncReadExt;
+
+/// Per-file limit for images (and anything that is not audio, e.g. panel assets).
+pub const IMAGE_MAX_BYTES: u64 = 8 * 1024 * 1024;
+/// Per-file limit for audio.
+pub const AUDIO_MAX_BYTES: u64 = 128 * 1024 * 1024;
+/// The protocol's body chunk size.
+pub const CHUNK_BYTES: usize = 64 * 1024;
+/// The MIME types the protocol accepts for upload.
+pub const UPLOAD_MIMES: [&str; 11] = [
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/gif",
+    "image/svg+xml",
+    "audio/mpeg",
+    "audio/ogg",
+    "audio/wav",
+    "audio/flac",
+    "audio/mp4",
+    "audio/aac",
+];
+/// A header line longer than this is not a header.
+const MAX_HEADER_BYTES: usize = 16 * 1024;
+/// Silence on a media stream for this long means the transfer is dead.
+const IDLE: Duration = Duration::from_secs(30);
+/// Chunks in flight between the network reader and the hashing/writing thread (bounded memory).
+const PIPELINE_DEPTH: usize = 16;
+
+/// Why a media transfer failed. Cloneable: concurrent requests for one hash share the outcome.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MediaError {
+    #[error("\"{0}\" is not a media hash (expected 64 lowercase hex digits of a sha256)")]
+    InvalidHash(String),
+    #[error("the table has no media {hash} in this room (media_not_found)")]
+    NotFound { hash: String },
+    #[error("the table refused the media request ({code}): {message}")]
+    Refused { code: String, message: String },
+    #[error("media {hash} failed verification: the bytes hash to {got}; nothing was cached")]
+    HashMismatch { hash: String, got: String },
+    #[error(
+        "media {hash} was cut short: {received} of {expected} bytes arrived; nothing was cached"
+    )]
+    Truncated {
+        hash: String,
+        expected: u64,
+        received: u64,
+    },
+    #[error("{what} is {size} bytes; {kind} is limited to {limit_mib} MiB per file")]
+    TooLarge {
+        what: String,
+        kind: &'static str,
+        size: u64,
+        limit_mib: u64,
+    },
+    #[error(
+        "{mime} is not a supported upload type: supported upload MIME types are image/png, \
+         image/jpeg, image/webp, image/gif, image/svg+xml, audio/mpeg, audio/ogg, audio/wav, \
+         audio/flac, audio/mp4, and audio/aac"
+    )]
+    UnsupportedMime { mime: String },
+    #[error("the table sent an unreadable media reply: {0}")]
+    BadReply(String),
+    #[error("the media transfer stalled (no bytes for {0} s)")]
+    Stalled(u64),
+    #[error("media stream failed: {0}")]
+    Stream(String),
+    #[error("media file error: {0}")]
+    Io(String),
+    #[error("not connected to the table right now")]
+    Offline,
+}
+
+impl From<std::io::Error> for MediaError {
+    fn from(e: std::io::Error) -> Self {
+        MediaError::Io(e.to_string())
+    }
+}
+
+fn stream_err(e: impl std::fmt::Display) -> MediaError {
+    MediaError::Stream(e.to_string())
+}
+
+/// True for a 64-digit lowercase hex sha256, the only names the cache will ever create.
+pub fn is_valid_hash(hash: &str) -> bool {
+    hash.len() == 64 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+pub(crate) fn check_hash(hash: &str) -> Result<(), MediaError> {
+    if is_valid_hash(hash) {
+        Ok(())
+    } else {
+        Err(MediaError::InvalidHash(hash.chars().take(80).collect()))
+    }
+}
+
+/// The per-file limit for a MIME type, and the word for it in messages.
+pub fn size_limit(mime: &str) -> (u64, &'static str) {
+    if mime.trim().to_ascii_lowercase().starts_with("audio/") {
+        (AUDIO_MAX_BYTES, "audio")
+    } else {
+        (IMAGE_MAX_BYTES, "an image")
+    }
+}
+
+fn check_size(what: &str, mime: &str, size: u64) -> Result<(), MediaError> {
+    let (limit, kind) = size_limit(mime);
+    if size > limit {
+        return Err(MediaError::TooLarge {
+            what: what.to_string(),
+            kind,
+            size,
+            limit_mib: limit >> 20,
+        });
+    }
+    Ok(())
+}
+
+/// Checks an upload against the allow-list and per-file limits before anything is offered.
+pub fn check_upload(name: &str, mime: &str, size: u64) -> Result<(), MediaError> {
+    if !UPLOAD_MIMES.contains(&mime) {
+        return Err(MediaError::UnsupportedMime {
+            mime: mime.to_string(),
+        });
+    }
+    check_size(name, mime, size)
+}
+
+/// The media channel of one live connection to the table.
+#[derive(Debug, Clone)]
+pub struct MediaChannel {
+    conn: Connection,
+}
+
+/// What a GET reply header announced.
+pub type GetHeader = MediaGetHeader;
+
+impl MediaChannel {
+    pub fn new(conn: Connection) -> Self {
+        Self { conn }
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    async fn open(
+        &self,
+        header: &serde_json::Value,
+    ) -> Result<(SendStream, RecvStream), MediaError> {
+        let (mut send, recv) = self.conn.open_bi().await.map_err(stream_err)?;
+        let mut line = serde_json::to_vec(header).map_err(stream_err)?;
+        line.push(b'\n');
+        send.write_all(&line).await.map_err(stream_err)?;
+        Ok((send, recv))
+    }
+
+    /// GET `hash` into `temp`: exactly the announced size, hashed while it streams. `temp` holds
+    /// the verified body on success; on error its content is garbage for the caller to remove.
+    pub async fn get_to_file(&self, hash: &str, temp: &Path) -> Result<GetHeader, MediaError> {
+        check_hash(hash)?;
+        let (mut send, mut recv) = self
+            .open(&serde_json::json!({"op": "get", "hash": hash}))
+            .await?;
+        let (line, leftover) = read_line(&mut recv).await?;
+        let header = parse_get_header(hash, &line)?;
+        check_size(&format!("media {hash}"), &header.mime, header.size)?;
+
+        // Hashing and disk writes run on a blocking thread, overlapped with network reads.
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Bytes>(PIPELINE_DEPTH);
+        let file = std::fs::File::create(temp)?;
+        let sink = tokio::task::spawn_blocking(move || hash_to_file(file, rx));
+        let mut received = 0u64;
+        let mut result = Ok(());
+        let mut first = Some(Bytes::from(leftover));
+        while received < header.size {
+            let want = (header.size - received).min(CHUNK_BYTES as u64) as usize;
+            let chunk = match first.take() {
+                Some(b) if !b.is_empty() => b,
+                _ => match tokio::time::timeout(IDLE, recv.read_chunk(want)).await {
+                    Err(_) => {
+                        result = Err(MediaError::Stalled(IDLE.as_secs()));
+                        break;
+                    }
+                    Ok(Err(e)) => {
+                        result = Err(stream_err(e));
+                        break;
+                    }
+                    Ok(Ok(None)) => break,
+                    Ok(Ok(Some(b))) => b,
+                },
+            };
+            // More than announced is as wrong as less: the hash check below catches it too.
+            let take = chunk.len().min((header.size - received) as usize);
+            received += take as u64;
+            let mut chunk = chunk;
+            chunk.truncate(take);
+            if tx.send(chunk).is_err() {
+                break; // the writer failed; its error is reported below
+            }
+        }
+        drop(tx);
+        let _ = recv.stop(0u32.into());
+        let _ = send.finish();
+        let (digest, write) = sink.await.map_err(|e| MediaError::Io(e.to_string()))?;
+        write?;
+        result?;
+        if received < header.size {
+            return Err(MediaError::Truncated {
+                hash: hash.to_string(),
+                expected: header.size,
+                received,
+            });
+        }
+        if digest != hash {
+            return Err(MediaError::HashMismatch {
+                hash: hash.to_string(),
+                got: digest,
+            });
+        }
+        Ok(header)
+    }
+
+    /// PUT the file at `path` (already offered and accepted as `upload_id`), in 64 KiB chunks,
+    /// then read `put_ok`. `progress(sent, total)` is called after every chunk.
+    pub async fn put_file(
+        &self,
+        upload_id: &str,
+        path: &Path,
+        sha256: &str,
+        progress: &mut (dyn FnMut(u64, u64) + Send),
+    ) -> Result<(), MediaError> {
+        let mut file = tokio::fs::File::open(path).await?;
+        let total = file.metadata().await?.len();
+        let header = serde_json::json!({"op": "put", "upload_id": upload_id});
+        let (mut send, mut recv) = self.open(&header).await?;
+        let mut buf = vec![0u8; CHUNK_BYTES];
+        let mut sent = 0u64;
+        loop {
+            let n = file.read(&mut buf).await?;
+            if n == 0 {
+                break;
+            }
+            send.write_all(&buf[..n]).await.map_err(stream_err)?;
+            sent += n as u64;
+            progress(sent, total);
+        }
+        send.finish().map_err(stream_err)?;
+        let (line, _) = read_line(&mut recv).await?;
+        match decode_reply(sha256, &line)? {
+            MediaReply::PutOk { hash } if hash == sha256 => Ok(()),
+            other => Err(MediaError::BadReply(format!(
+                "expected put_ok for {sha256}, got {other:?}"
+            ))),
+        }
+    }
+}
+
+fn hash_to_file(
+    file: std::fs::File,
+    rx: std::sync::mpsc::Receiver<Bytes>,
+) -> (String, Result<(), MediaError>) {
+    let mut hasher = Sha256::new();
+    let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
+    let mut result = Ok(());
+    for chunk in rx {
+        hasher.update(&chunk);
+        if let Err(e) = out.write_all(&chunk) {
+            result = Err(MediaError::from(e));
+            break;
+        }
+    }
+    if result.is_ok() {
+        result = out.flush().map_err(MediaError::from);
+    }
+    (hex(&hasher.finalize()), result)
+}
+
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The reply line of a media stream, as our error type.
+fn decode_reply(hash: &str, line: &[u8]) -> Result<MediaReply, MediaError> {
+    let text = std::str::from_utf8(line).map_err(|e| MediaError::BadReply(e.to_string()))?;
+    match decode_media_reply(text).map_err(|e| MediaError::BadReply(e.to_string()))? {
+        MediaReply::Error(err) if err.code.as_str() == "media_not_found" => {
+            Err(MediaError::NotFound {
+                hash: hash.to_string(),
+            })
+        }
+        MediaReply::Error(err) => Err(MediaError::Refused {
+            code: err.code.as_str().to_string(),
+            message: err.message,
+        }),
+        reply => Ok(reply),
+    }
+}
+
+fn parse_get_header(hash: &str, line: &[u8]) -> Result<GetHeader, MediaError> {
+    match decode_reply(hash, line)? {
+        MediaReply::Get(h) if h.hash == hash => Ok(h),
+        other => Err(MediaError::BadReply(format!(
+            "expected a get header for {hash}, got {other:?}"
+        ))),
+    }
+}
+
+/// Reads one newline-terminated line; returns it (without `\n`) and any bytes read past it.
+async fn read_line(recv: &mut RecvStream) -> Result<(Vec<u8>, Vec<u8>), MediaError> {
+    let mut buf = Vec::new();
+    loop {
+        if let Some(pos) = buf.iter().position(|&b| b == b'\n') {
+            let rest = buf.split_off(pos + 1);
+            buf.pop();
+            return Ok((buf, rest));
+        }
+        if buf.len() > MAX_HEADER_BYTES {
+            return Err(MediaError::BadReply("header line over 16 KiB".into()));
+        }
+        match tokio::time::timeout(IDLE, recv.read_chunk(CHUNK_BYTES)).await {
+            Err(_) => return Err(MediaError::Stalled(IDLE.as_secs())),
+            Ok(Err(e)) => return Err(stream_err(e)),
+            Ok(Ok(None)) => {
+                return Err(MediaError::BadReply(
+                    "stream ended before a reply line".into(),
+                ))
+            }
+            Ok(Ok(Some(b))) => buf.extend_from_slice(&b),
+        }
+    }
+}
+
+/// sha256 and size of a file, streamed.
+pub async fn hash_file(path: &Path) -> Result<(String, u64), MediaError> {
+    let path = path.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let mut file = std::fs::File::open(path)?;
+        let mut hasher = Sha256::new();
+        let size = std::io::copy(&mut file, &mut hasher)?;
+        Ok((hex(&hasher.finalize()), size))
+    })
+    .await
+    .map_err(|e| MediaError::Io(e.to_string()))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upload_checks_use_the_spec_words() {
+        assert!(check_upload("a.png", "image/png", 10).is_ok());
+        let e = check_upload("a.txt", "text/plain", 10)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("supported upload MIME types are image/png"),
+            "{e}"
+        );
+        let e = check_upload("big.png", "image/png", IMAGE_MAX_BYTES + 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("limited to 8 MiB per file"), "{e}");
+        assert!(check_upload("song.ogg", "audio/ogg", IMAGE_MAX_BYTES + 1).is_ok());
+        let e = check_upload("s.ogg", "audio/ogg", AUDIO_MAX_BYTES + 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("audio is limited to 128 MiB per file"), "{e}");
+    }
+
+    #[test]
+    fn hashes_are_strict() {
+        assert!(is_valid_hash(&"a".repeat(64)));
+        assert!(!is_valid_hash(&"A".repeat(64)));
+        assert!(!is_valid_hash("../../etc/passwd"));
+    }
+}

@@ -1,0 +1,460 @@
+//! The control stream: one long-lived bidirectional stream per connection, a single writer,
+//! the client's pings, and reconnects with backoff that re-join with the same key.
+//!
+//! [`Session::connect`] returns only after the first `welcome` (or with the reason there was
+//! none). From then on a supervisor task owns the connection: frames and status changes arrive
+//! on the event receiver; [`SessionHandle`] sends, uploads, and closes.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use iroh::endpoint::SendStream;
+use iroh::{Endpoint, EndpointAddr};
+use iroh_tickets::endpoint::EndpointTicket;
+use protocol::codec::encode_line;
+use protocol::frame::{MediaAccept, MediaOffer, PanelIntent};
+use protocol::{ClientFrame, ServerFrame};
+use tokio::sync::{mpsc, oneshot, watch};
+
+use crate::error::{Result, TransportError};
+use crate::join::{backoff, dial_and_join, is_final, to_event, Joined};
+use crate::media::{check_upload, hash_file, MediaChannel, MediaError};
+
+/// The client pings this often; latency is measured from the matching `pong`.
+pub const PING_INTERVAL: Duration = Duration::from_secs(10);
+/// No pong for this long means the connection is dead even if QUIC has not noticed yet.
+const PONG_DEADLINE: Duration = Duration::from_secs(35);
+/// The server's cap on `input.text`, in characters.
+pub const MAX_INPUT_CHARS: usize = 4000;
+/// How long an upload waits for `media_accept`.
+const ACCEPT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Who joins. The key is a secret: `Debug` never prints it.
+#[derive(Clone)]
+pub struct JoinParams {
+    pub key: String,
+    pub name: Option<String>,
+    /// Studio's own release version, sent in `join.client`.
+    pub client_version: String,
+}
+
+impl std::fmt::Debug for JoinParams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JoinParams")
+            .field("key", &"<secret>")
+            .field("name", &self.name)
+            .field("client_version", &self.client_version)
+            .finish()
+    }
+}
+
+/// The connection as the status bar shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectionStatus {
+    Connecting,
+    /// `latency_ms` is `None` until the first pong.
+    Online {
+        latency_ms: Option<u64>,
+    },
+    Reconnecting {
+        attempt: u32,
+        in_ms: u64,
+    },
+    /// Final: the table or the version gate said no; Studio will not retry.
+    Refused {
+        reason: String,
+    },
+    /// Final: closed by the player, or the app stopped listening.
+    Closed {
+        reason: String,
+    },
+}
+
+/// What the supervisor reports, in arrival order.
+#[derive(Debug, Clone)]
+pub enum SessionEvent {
+    Frame(ServerFrame),
+    /// One line that did not decode; the connection goes on.
+    DecodeError(String),
+    Status(ConnectionStatus),
+    /// A line over 1 MiB was skipped (bounded memory).
+    Oversize {
+        discarded: usize,
+    },
+}
+
+/// A file to upload.
+#[derive(Debug, Clone)]
+pub struct UploadRequest {
+    pub path: PathBuf,
+    pub name: String,
+    pub mime: String,
+}
+
+/// How an upload ended well.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UploadOutcome {
+    Stored {
+        hash: String,
+    },
+    /// The room already had these bytes (`media_accept{existing:true}`): no PUT was needed.
+    Existing {
+        hash: String,
+    },
+}
+
+type AcceptReply = std::result::Result<MediaAccept, MediaError>;
+
+enum Outgoing {
+    Frame(ClientFrame),
+    /// Written in order with other frames, so replies pair up with offers FIFO.
+    Offer(MediaOffer, oneshot::Sender<AcceptReply>),
+}
+
+/// Entry point.
+pub struct Session;
+
+impl Session {
+    /// Dials `ticket`, joins, and starts the supervisor. Fails with the first attempt's reason
+    /// (bad key, version refusal, join timeout, unreachable): no retry before a first welcome.
+    pub async fn connect(
+        endpoint: Endpoint,
+        ticket: EndpointTicket,
+        params: JoinParams,
+    ) -> Result<(SessionHandle, mpsc::Receiver<SessionEvent>)> {
+        let addr = ticket.endpoint_addr().clone();
+        let joined = dial_and_join(&endpoint, &addr, &params).await?;
+        let (events_tx, events_rx) = mpsc::channel(1024);
+        let (outbox_tx, outbox_rx) = mpsc::channel(256);
+        let (status_tx, status_rx) = watch::channel(ConnectionStatus::Connecting);
+        let (media_tx, media_rx) = watch::channel(None);
+        let (close_tx, close_rx) = watch::channel(false);
+        let supervisor = Supervisor {
+            endpoint,
+            addr,
+            params,
+            events: events_tx,
+            outbox: outbox_rx,
+            status: status_tx,
+            media: media_tx,
+            close: close_rx,
+        };
+        tokio::spawn(supervisor.run(joined));
+        let handle = SessionHandle {
+            outbox: outbox_tx,
+            status: status_rx,
+            media: media_rx,
+            close: Arc::new(close_tx),
+        };
+        Ok((handle, events_rx))
+    }
+}
+
+/// Cheap to clone; every clone drives the same session.
+#[derive(Clone)]
+pub struct SessionHandle {
+    outbox: mpsc::Sender<Outgoing>,
+    status: watch::Receiver<ConnectionStatus>,
+    media: watch::Receiver<Option<MediaChannel>>,
+    close: Arc<watch::Sender<bool>>,
+}
+
+/// Refuses frames the server would reject for length, before they leave.
+pub fn validate(frame: &ClientFrame) -> Result<()> {
+    let check = |field, text: &str, max| {
+        let len = text.chars().count();
+        if len > max {
+            Err(TransportError::TooLong { field, len, max })
+        } else {
+            Ok(())
+        }
+    };
+    match frame {
+        ClientFrame::Input(input) => check("the message", &input.text, MAX_INPUT_CHARS),
+        ClientFrame::PanelIntent(intent) => check(
+            "the panel value",
+            &intent.value,
+            PanelIntent::MAX_VALUE_CHARS,
+        ),
+        _ => Ok(()),
+    }
+}
+
+impl SessionHandle {
+    /// Validates and queues one frame for the writer. Fails while not online: a line typed
+    /// during a reconnect is not silently sent to a later connection.
+    pub async fn send(&self, frame: ClientFrame) -> Result<()> {
+        validate(&frame)?;
+        self.require_online()?;
+        self.outbox
+            .send(Outgoing::Frame(frame))
+            .await
+            .map_err(|_| TransportError::SessionEnded)
+    }
+
+    fn require_online(&self) -> Result<()> {
+        match &*self.status.borrow() {
+            ConnectionStatus::Online { .. } => Ok(()),
+            ConnectionStatus::Refused { .. } | ConnectionStatus::Closed { .. } => {
+                Err(TransportError::SessionEnded)
+            }
+            _ => Err(TransportError::Offline),
+        }
+    }
+
+    pub fn status(&self) -> ConnectionStatus {
+        self.status.borrow().clone()
+    }
+
+    /// A receiver that sees every status change (also reported as events).
+    pub fn watch_status(&self) -> watch::Receiver<ConnectionStatus> {
+        self.status.clone()
+    }
+
+    /// The media channel of the current connection, if online.
+    pub fn media(&self) -> Option<MediaChannel> {
+        self.media.borrow().clone()
+    }
+
+    /// Closes the session for good (no reconnect).
+    pub fn close(&self) {
+        let _ = self.close.send(true);
+    }
+
+    /// Offers, then PUTs `request.path`: checks type and size first, hashes the file (streamed),
+    /// and skips the PUT when the room already has the bytes. `progress(sent, total)`.
+    pub async fn upload(
+        &self,
+        request: &UploadRequest,
+        mut progress: impl FnMut(u64, u64) + Send,
+    ) -> std::result::Result<UploadOutcome, MediaError> {
+        let (sha256, size) = hash_file(&request.path).await?;
+        check_upload(&request.name, &request.mime, size)?;
+        let channel = self.media().ok_or(MediaError::Offline)?;
+        let offer = MediaOffer {
+            name: request.name.clone(),
+            mime: request.mime.clone(),
+            size,
+            sha256: sha256.clone(),
+        };
+        let (tx, rx) = oneshot::channel();
+        self.outbox
+            .send(Outgoing::Offer(offer, tx))
+            .await
+            .map_err(|_| MediaError::Offline)?;
+        let accept = tokio::time::timeout(ACCEPT_TIMEOUT, rx)
+            .await
+            .map_err(|_| MediaError::Stalled(ACCEPT_TIMEOUT.as_secs()))?
+            .map_err(|_| MediaError::Offline)??;
+        if accept.existing == Some(true) {
+            progress(size, size);
+            return Ok(UploadOutcome::Existing { hash: sha256 });
+        }
+        channel
+            .put_file(&accept.upload_id, &request.path, &sha256, &mut progress)
+            .await?;
+        Ok(UploadOutcome::Stored { hash: sha256 })
+    }
+}
+
+struct Supervisor {
+    endpoint: Endpoint,
+    addr: EndpointAddr,
+    params: JoinParams,
+    events: mpsc::Sender<SessionEvent>,
+    outbox: mpsc::Receiver<Outgoing>,
+    status: watch::Sender<ConnectionStatus>,
+    media: watch::Sender<Option<MediaChannel>>,
+    close: watch::Receiver<bool>,
+}
+
+/// Why one connection ended.
+enum End {
+    Closed(String),
+    Refused(String),
+    Lost(String),
+}
+
+impl Supervisor {
+    async fn run(mut self, first: Joined) {
+        let mut joined = first;
+        let end = loop {
+            match self.serve(joined).await {
+                End::Lost(reason) => {
+                    tracing::info!("connection to the table lost: {reason}");
+                }
+                end => break end,
+            }
+            match self.reconnect().await {
+                Ok(next) => joined = next,
+                Err(end) => break end,
+            }
+        };
+        let status = match end {
+            End::Closed(reason) => ConnectionStatus::Closed { reason },
+            End::Refused(reason) | End::Lost(reason) => ConnectionStatus::Refused { reason },
+        };
+        self.set_status(status).await;
+    }
+
+    async fn set_status(&self, status: ConnectionStatus) {
+        self.status.send_replace(status.clone());
+        let _ = self.events.send(SessionEvent::Status(status)).await;
+    }
+
+    /// Retries with backoff until a welcome, a final refusal, or close.
+    async fn reconnect(&mut self) -> std::result::Result<Joined, End> {
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let delay = backoff(attempt);
+            self.set_status(ConnectionStatus::Reconnecting {
+                attempt,
+                in_ms: delay.as_millis() as u64,
+            })
+            .await;
+            tokio::select! {
+                _ = tokio::time::sleep(delay) => {}
+                _ = closed(&mut self.close) => return Err(End::Closed("closed by the player".into())),
+            }
+            self.set_status(ConnectionStatus::Connecting).await;
+            let dial = dial_and_join(&self.endpoint, &self.addr, &self.params);
+            let result = tokio::select! {
+                r = dial => r,
+                _ = closed(&mut self.close) => return Err(End::Closed("closed by the player".into())),
+            };
+            match result {
+                Ok(joined) => return Ok(joined),
+                Err(e) if is_final(&e) => return Err(End::Refused(e.to_string())),
+                Err(e) => tracing::info!(attempt, "reconnect failed: {e}"),
+            }
+        }
+    }
+
+    /// Runs one joined connection until it ends.
+    async fn serve(&mut self, joined: Joined) -> End {
+        let Joined {
+            conn,
+            send,
+            mut recv,
+            mut splitter,
+            events,
+        } = joined;
+        let (line_tx, line_rx) = mpsc::channel::<String>(256);
+        let writer = tokio::spawn(write_lines(send, line_rx));
+        let offers: Mutex<VecDeque<oneshot::Sender<AcceptReply>>> = Mutex::new(VecDeque::new());
+        let mut latency_ms = None;
+        let mut last_pong = Instant::now();
+        self.media
+            .send_replace(Some(MediaChannel::new(conn.clone())));
+        self.set_status(ConnectionStatus::Online { latency_ms })
+            .await;
+        for event in events {
+            if self.events.send(event).await.is_err() {
+                return End::Closed("the app stopped listening".into());
+            }
+        }
+        let mut ping = tokio::time::interval(PING_INTERVAL);
+        let end = loop {
+            tokio::select! {
+                _ = closed(&mut self.close) => {
+                    conn.close(0u32.into(), b"closed by the player");
+                    break End::Closed("closed by the player".into());
+                }
+                out = self.outbox.recv() => {
+                    let line = match out {
+                        None => break End::Closed("the app dropped the session".into()),
+                        Some(Outgoing::Frame(frame)) => encode_line(&frame),
+                        Some(Outgoing::Offer(offer, reply)) => {
+                            offers.lock().expect("offers").push_back(reply);
+                            encode_line(&ClientFrame::MediaOffer(offer))
+                        }
+                    };
+                    if line_tx.send(line).await.is_err() {
+                        break End::Lost("the control stream stopped accepting writes".into());
+                    }
+                }
+                _ = ping.tick() => {
+                    if last_pong.elapsed() > PONG_DEADLINE {
+                        conn.close(0u32.into(), b"no pong");
+                        break End::Lost(format!("no pong for {} s", PONG_DEADLINE.as_secs()));
+                    }
+                    let _ = line_tx.send(encode_line(&ClientFrame::ping(now_ms()))).await;
+                }
+                chunk = recv.read_chunk(64 * 1024) => {
+                    let chunk = match chunk {
+                        Ok(Some(chunk)) => chunk,
+                        Ok(None) => break End::Lost("the table ended the stream".into()),
+                        Err(e) => break End::Lost(e.to_string()),
+                    };
+                    let mut fatal = None;
+                    for event in splitter.push(&chunk) {
+                        let event = to_event(event);
+                        if let SessionEvent::Frame(frame) = &event {
+                            match frame {
+                                ServerFrame::Pong(pong) => {
+                                    last_pong = Instant::now();
+                                    latency_ms = Some((now_ms() - pong.t).max(0.0).round() as u64);
+                                    self.status.send_replace(ConnectionStatus::Online { latency_ms });
+                                    let _ = self.events.send(SessionEvent::Status(ConnectionStatus::Online { latency_ms })).await;
+                                }
+                                ServerFrame::MediaAccept(accept) => {
+                                    if let Some(reply) = offers.lock().expect("offers").pop_front() {
+                                        let _ = reply.send(Ok(accept.clone()));
+                                    }
+                                }
+                                ServerFrame::Error(err) if err.code.is_media() || err.code.as_str() == "rate_limited" => {
+                                    if let Some(reply) = offers.lock().expect("offers").pop_front() {
+                                        let _ = reply.send(Err(MediaError::Refused { code: err.code.as_str().into(), message: err.message.clone() }));
+                                    }
+                                }
+                                ServerFrame::Error(err) if err.code.as_str() == "bad_key" => {
+                                    fatal = Some(format!("the table rejected the key: {}", err.message));
+                                }
+                                _ => {}
+                            }
+                        }
+                        if self.events.send(event).await.is_err() {
+                            fatal = Some(String::new());
+                        }
+                    }
+                    if let Some(reason) = fatal {
+                        conn.close(0u32.into(), b"");
+                        break if reason.is_empty() { End::Closed("the app stopped listening".into()) } else { End::Refused(reason) };
+                    }
+                }
+            }
+        };
+        self.media.send_replace(None);
+        writer.abort();
+        // Pending offers cannot be answered on a later connection.
+        for reply in offers.lock().expect("offers").drain(..) {
+            let _ = reply.send(Err(MediaError::Offline));
+        }
+        end
+    }
+}
+
+/// The single writer of a connection's control stream.
+async fn write_lines(mut send: SendStream, mut lines: mpsc::Receiver<String>) {
+    while let Some(line) = lines.recv().await {
+        if send.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    let _ = send.finish();
+}
+
+/// Resolves once the player closed the session (or every handle is gone).
+async fn closed(close: &mut watch::Receiver<bool>) {
+    let _ = close.wait_for(|c| *c).await;
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}

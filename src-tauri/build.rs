@@ -1,0 +1,13 @@
+fn main() {
+    // The UI must be built (wasm) before the app embeds it: `cargo xtask ui` does that.
+    let dist = std::path::Path::new("../ui/dist/index.html");
+    if !dist.exists() {
+        panic!("ui/dist is missing: run `cargo xtask ui` (or `cargo xtask run`) first");
+    }
+    // App commands are deny-by-default: only what a capability grants is reachable.
+    tauri_build::try_build(
+        tauri_build::Attributes::new()
+            .app_manifest(tauri_build::AppManifest::new().commands(&["studio_info"])),
+    )
+    .expect("tauri-build failed");
+}

@@ -1,0 +1,46 @@
+//! Drives the real Studio window: tauri-driver (which runs WebKitWebDriver) + a small WebDriver client.
+//!
+//! `cargo xtask test` provides the environment: `DISPLAY` (Xvfb), `STUDIO_APP` (the built binary),
+//! `TAURI_DRIVER` and `STUDIO_E2E_OUT` (where screenshots go).
+
+mod driver;
+mod webdriver;
+
+pub use driver::TauriDriver;
+pub use webdriver::{Element, Session};
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Opens Studio in a fresh WebDriver session, with its own tauri-driver.
+pub fn open_studio() -> (TauriDriver, Session) {
+    let app = std::env::var("STUDIO_APP")
+        .expect("STUDIO_APP is not set: run the end-to-end suite through `cargo xtask test`");
+    let driver = TauriDriver::start();
+    let session = Session::new(&driver.url(), &app);
+    (driver, session)
+}
+
+/// Where screenshots are saved for a person to look at.
+pub fn out_dir() -> PathBuf {
+    let dir = std::env::var_os("STUDIO_E2E_OUT")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("target/e2e"));
+    std::fs::create_dir_all(&dir).expect("creating the screenshot dir");
+    dir
+}
+
+/// Polls `f` until it yields a value or `timeout` passes.
+pub fn wait_for<T>(timeout: Duration, what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -1,0 +1,153 @@
+//! The few WebDriver (W3C) calls the suite needs, over plain HTTP.
+
+use base64::Engine;
+use serde_json::{json, Value};
+use std::path::Path;
+
+const ELEMENT_KEY: &str = "element-6066-11e4-a52f-4a2e-b5b7-e0c3c1e86a8f";
+
+pub struct Session {
+    base: String,
+    agent: ureq::Agent,
+}
+
+#[derive(Clone, Debug)]
+pub struct Element(String);
+
+impl Session {
+    pub fn new(driver_url: &str, app: &str) -> Self {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let caps = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "wry",
+            "tauri:options": {"application": app}
+        }}});
+        let reply = post(&agent, &format!("{driver_url}/session"), &caps);
+        let id = reply["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no WebDriver session: {reply}"))
+            .to_string();
+        Session {
+            base: format!("{driver_url}/session/{id}"),
+            agent,
+        }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Value) -> Result<Value, String> {
+        let url = format!("{}{path}", self.base);
+        let reply = if method == "GET" {
+            self.agent.get(&url).call()
+        } else if method == "DELETE" {
+            self.agent.delete(&url).call()
+        } else {
+            self.agent.post(&url).send_json(&body)
+        };
+        let mut reply = reply.map_err(|e| format!("{method} {path}: {e}"))?;
+        let status = reply.status();
+        let v: Value = reply
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        if status.is_success() {
+            Ok(v["value"].clone())
+        } else {
+            Err(format!("{method} {path}: {}", v["value"]))
+        }
+    }
+
+    pub fn find(&self, css: &str) -> Option<Element> {
+        let v = self
+            .call(
+                "POST",
+                "/element",
+                json!({"using": "css selector", "value": css}),
+            )
+            .ok()?;
+        v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))
+    }
+
+    pub fn find_all(&self, css: &str) -> Vec<Element> {
+        self.call(
+            "POST",
+            "/elements",
+            json!({"using": "css selector", "value": css}),
+        )
+        .ok()
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| e[ELEMENT_KEY].as_str().map(|id| Element(id.to_string())))
+        .collect()
+    }
+
+    pub fn text(&self, el: &Element) -> String {
+        self.call("GET", &format!("/element/{}/text", el.0), Value::Null)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
+    pub fn attr(&self, el: &Element, name: &str) -> Option<String> {
+        self.call(
+            "GET",
+            &format!("/element/{}/attribute/{name}", el.0),
+            Value::Null,
+        )
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+    }
+
+    pub fn click(&self, el: &Element) {
+        self.call("POST", &format!("/element/{}/click", el.0), json!({}))
+            .expect("click");
+    }
+
+    pub fn type_text(&self, el: &Element, text: &str) {
+        self.call(
+            "POST",
+            &format!("/element/{}/value", el.0),
+            json!({"text": text}),
+        )
+        .expect("send keys");
+    }
+
+    pub fn clear(&self, el: &Element) {
+        let _ = self.call("POST", &format!("/element/{}/clear", el.0), json!({}));
+    }
+
+    /// Runs a script in the page (synchronously) and returns its value.
+    pub fn execute(&self, script: &str, args: Value) -> Result<Value, String> {
+        self.call(
+            "POST",
+            "/execute/sync",
+            json!({"script": script, "args": args}),
+        )
+    }
+
+    /// Saves a PNG of the window.
+    pub fn screenshot(&self, path: &Path) {
+        let b64 = self
+            .call("GET", "/screenshot", Value::Null)
+            .expect("screenshot");
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(b64.as_str().unwrap_or_default())
+            .expect("screenshot is base64");
+        std::fs::write(path, png).expect("writing the screenshot");
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.call("DELETE", "", Value::Null);
+    }
+}
+
+fn post(agent: &ureq::Agent, url: &str, body: &Value) -> Value {
+    let mut reply = agent
+        .post(url)
+        .send_json(body)
+        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    reply.body_mut().read_json().expect("WebDriver JSON")
+}

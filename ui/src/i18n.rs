@@ -1,0 +1,64 @@
+//! The UI's own strings in English and Chinese. Server strings arrive already localized.
+
+use leptos::prelude::*;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Locale {
+    En,
+    Zh,
+}
+
+impl Locale {
+    /// The WebView's language, English unless it is Chinese.
+    pub fn detect() -> Self {
+        let lang = web_sys::window()
+            .and_then(|w| w.navigator().language())
+            .unwrap_or_default();
+        if lang.starts_with("zh") {
+            Locale::Zh
+        } else {
+            Locale::En
+        }
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Locale::En => "en",
+            Locale::Zh => "zh",
+        }
+    }
+}
+
+/// Looks up a UI string in the current locale.
+pub fn t(key: &'static str) -> impl Fn() -> &'static str + Copy {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale context");
+    move || tr(locale.get(), key)
+}
+
+pub fn tr(locale: Locale, key: &'static str) -> &'static str {
+    let (en, zh) = match key {
+        "app.tagline" => ("A table for stories, told together.", "共同讲述故事的桌面。"),
+        "connect.title" => ("Join a table", "加入牌桌"),
+        "connect.ticket" => ("Ticket", "邀请票据"),
+        "connect.ticket.hint" => ("Paste the ticket your keeper shared", "粘贴主持人分享的票据"),
+        "connect.key" => ("Invite key", "邀请密钥"),
+        "connect.key.hint" => ("The key that admits you to the room", "让你进入房间的密钥"),
+        "connect.name" => ("Name (optional)", "名字（可选）"),
+        "connect.name.hint" => ("How the table will call you", "大家如何称呼你"),
+        "connect.join" => ("Join table", "加入"),
+        "connect.demo" => ("Play the demo table", "试玩演示牌桌"),
+        "connect.or" => ("or", "或"),
+        "connect.need_ticket" => ("Paste a ticket first.", "请先粘贴票据。"),
+        "connect.need_key" => ("Enter your invite key.", "请输入邀请密钥。"),
+        "connect.joining" => ("Joining…", "正在加入…"),
+        "about.studio" => ("Studio", "Studio"),
+        "about.protocol" => ("protocol", "协议"),
+        "about.offline" => ("backend not reachable", "无法连接后端"),
+        "locale.switch" => ("中文", "English"),
+        _ => (key, key),
+    };
+    match locale {
+        Locale::En => en,
+        Locale::Zh => zh,
+    }
+}

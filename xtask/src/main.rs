@@ -1,0 +1,47 @@
+//! `cargo xtask <command>`: everything a fresh Debian machine needs to build, run and test Studio.
+
+mod cmd;
+mod conformance;
+mod setup;
+mod test;
+mod ui;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: cargo xtask <command>
+
+  setup                 install system packages, the wasm toolchain, wasm-bindgen-cli and tauri-driver
+  ui                    build the Leptos UI to wasm into ui/dist
+  run                   setup, build the UI and the app, open Studio
+  test                  setup, fmt, clippy, unit and integration tests, wasm build, end-to-end suite
+  conformance FILE...   run golden vector tables (visible_when / panel template) and print N passed, M failed
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("setup") => setup::run().map(|_| ()),
+        Some("ui") => setup::run().and_then(|env| ui::build(&env)),
+        Some("run") => run(),
+        Some("test") => test::run(),
+        Some("conformance") => conformance::run(&args[1..]),
+        _ => {
+            eprint!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let env = setup::run()?;
+    ui::build(&env)?;
+    cmd::cargo(&["build", "-p", "loreweaver-studio"]).run()?;
+    cmd::Cmd::new(cmd::root().join("target/debug/loreweaver-studio")).run()
+}

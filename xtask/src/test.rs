@@ -1,0 +1,137 @@
+//! `cargo xtask test`: the whole gate, in the order a failure is cheapest to find.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+
+use crate::cmd::{cargo, root, Cmd};
+use crate::setup::{self, WasmToolchain};
+use crate::ui;
+
+pub fn run() -> Result<(), String> {
+    let env = setup::run()?;
+    // The app embeds ui/dist at compile time, so the UI comes before clippy and the tests.
+    ui::build(&env)?;
+    cargo(&["fmt", "--all", "--check"]).run()?;
+    cargo(&["fmt", "--check", "--manifest-path", "ui/Cargo.toml"]).run()?;
+    cargo(&[
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ])
+    .run()?;
+    if matches!(env.wasm, WasmToolchain::Rustup) {
+        cargo(&[
+            "clippy",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--release",
+            "--target-dir",
+        ])
+        .args([root().join("target/wasm")])
+        .args(["--manifest-path", "ui/Cargo.toml", "--", "-D", "warnings"])
+        .run()?;
+    }
+    // The end-to-end tests drive this binary through tauri-driver.
+    cargo(&["build", "-p", "loreweaver-studio"]).run()?;
+
+    let display = Xvfb::start()?;
+    let e2e_out = root().join("target/e2e");
+    std::fs::create_dir_all(&e2e_out).map_err(|e| e.to_string())?;
+    let mut test = cargo(&["test", "--workspace", "--no-fail-fast"])
+        .env("DISPLAY", &display.name)
+        .env("STUDIO_APP", root().join("target/debug/loreweaver-studio"))
+        .env("TAURI_DRIVER", env.tauri_driver())
+        .env("STUDIO_E2E_OUT", &e2e_out)
+        .env("STUDIO_NETWORK", "local");
+    let outcome = run_counting(test.inner());
+    drop(display);
+    let (passed, failed, ok) = outcome?;
+    println!("{passed} passed, {failed} failed");
+    if ok && failed == 0 {
+        Ok(())
+    } else {
+        Err("tests failed".into())
+    }
+}
+
+/// Runs cargo test, echoing its output and adding up every `test result:` line.
+fn run_counting(cmd: &mut Command) -> Result<(usize, usize, bool), String> {
+    eprintln!("$ {cmd:?}");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let (mut passed, mut failed) = (0, 0);
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        println!("{line}");
+        if let Some(rest) = line.strip_prefix("test result: ") {
+            passed += count(rest, " passed");
+            failed += count(rest, " failed");
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    Ok((passed, failed, status.success()))
+}
+
+/// The number before `label` in "ok. 3 passed; 0 failed; ...".
+fn count(text: &str, label: &str) -> usize {
+    text.split(';')
+        .find_map(|part| {
+            part.trim()
+                .trim_start_matches("ok. ")
+                .trim_start_matches("FAILED. ")
+                .strip_suffix(label.trim_start())
+        })
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// A private X server for the real window; stopped (and reaped) on drop.
+struct Xvfb {
+    name: String,
+    child: Child,
+}
+
+impl Xvfb {
+    fn start() -> Result<Self, String> {
+        let n = (90..200)
+            .find(|n| {
+                !PathBuf::from(format!("/tmp/.X11-unix/X{n}")).exists()
+                    && !PathBuf::from(format!("/tmp/.X{n}-lock")).exists()
+            })
+            .ok_or("no free X display number")?;
+        let name = format!(":{n}");
+        let child = Cmd::new("Xvfb")
+            .args([
+                name.as_str(),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .inner()
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("starting Xvfb: {e}"))?;
+        for _ in 0..100 {
+            if PathBuf::from(format!("/tmp/.X11-unix/X{n}")).exists() {
+                return Ok(Xvfb { name, child });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Err("Xvfb did not come up".into())
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
