@@ -17,7 +17,8 @@ fn free_port() -> u16 {
 }
 
 impl TauriDriver {
-    pub fn start() -> Self {
+    /// `env` reaches the app: tauri-driver's children inherit it.
+    pub fn start(env: &[(&str, &str)]) -> Self {
         let bin = std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into());
         let (port, native_port) = (free_port(), free_port());
         let child = Command::new(&bin)
@@ -27,6 +28,7 @@ impl TauriDriver {
                 "--native-port",
                 &native_port.to_string(),
             ])
+            .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -60,5 +62,30 @@ impl Drop for TauriDriver {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// SIGTERM to every process whose command line carries `tag`, then wait for them to go.
+pub fn terminate_tagged(tag: &str) {
+    let tagged = || -> Vec<i32> {
+        let Ok(dir) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        dir.flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| {
+                std::fs::read(format!("/proc/{pid}/cmdline"))
+                    .map(|c| c.split(|b| *b == 0).any(|arg| arg == tag.as_bytes()))
+                    .unwrap_or(false)
+            })
+            .collect()
+    };
+    for pid in tagged() {
+        // SAFETY: kill(2) on a pid we just found; at worst it is already gone.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !tagged().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

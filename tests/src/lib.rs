@@ -12,13 +12,49 @@ pub use webdriver::{Element, Session};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// A running Studio window with its WebDriver session and its own tauri-driver.
+pub struct Studio {
+    session: Option<Session>,
+    _driver: TauriDriver,
+    tag: String,
+}
+
+impl std::ops::Deref for Studio {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        self.session.as_ref().expect("session is open until drop")
+    }
+}
+
+impl Drop for Studio {
+    fn drop(&mut self) {
+        // Closing the WebDriver session does not end a Tauri app: end ours (found by its tag).
+        drop(self.session.take());
+        driver::terminate_tagged(&self.tag);
+    }
+}
+
 /// Opens Studio in a fresh WebDriver session, with its own tauri-driver.
-pub fn open_studio() -> (TauriDriver, Session) {
+pub fn open_studio() -> Studio {
+    open_studio_with(&[])
+}
+
+/// Opens Studio with extra environment for the app (e.g. a private data dir).
+pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
     let app = std::env::var("STUDIO_APP")
         .expect("STUDIO_APP is not set: run the end-to-end suite through `cargo xtask test`");
-    let driver = TauriDriver::start();
-    let session = Session::new(&driver.url(), &app);
-    (driver, session)
+    let driver = TauriDriver::start(env);
+    let tag = format!(
+        "e2e-{}-{}",
+        std::process::id(),
+        driver.url().rsplit(':').next().unwrap_or("0")
+    );
+    let session = Session::new(&driver.url(), &app, &["--e2e-session", &tag]);
+    Studio {
+        session: Some(session),
+        _driver: driver,
+        tag,
+    }
 }
 
 /// Where screenshots are saved for a person to look at.

@@ -4,7 +4,7 @@ use base64::Engine;
 use serde_json::{json, Value};
 use std::path::Path;
 
-const ELEMENT_KEY: &str = "element-6066-11e4-a52f-4a2e-b5b7-e0c3c1e86a8f";
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 pub struct Session {
     base: String,
@@ -15,17 +15,17 @@ pub struct Session {
 pub struct Element(String);
 
 impl Session {
-    pub fn new(driver_url: &str, app: &str) -> Self {
+    pub fn new(driver_url: &str, app: &str, args: &[&str]) -> Self {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
             .into();
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "wry",
-            "tauri:options": {"application": app}
+            "tauri:options": {"application": app, "args": args}
         }}});
         let reply = post(&agent, &format!("{driver_url}/session"), &caps);
-        let id = reply["sessionId"]
+        let id = reply["value"]["sessionId"]
             .as_str()
             .unwrap_or_else(|| panic!("no WebDriver session: {reply}"))
             .to_string();

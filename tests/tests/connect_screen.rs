@@ -5,7 +5,7 @@ use studio_e2e::{open_studio, out_dir, wait_for};
 
 #[test]
 fn connect_screen_renders_from_wasm_and_backend_answers() {
-    let (_driver, s) = open_studio();
+    let s = open_studio();
     // The form exists only if the wasm UI mounted.
     let ticket = wait_for(Duration::from_secs(30), "the ticket field", || {
         s.find("#ticket")

@@ -45,7 +45,8 @@ fn layer_mut<'a>(st: &'a mut RoomState, layer: &str) -> Option<&'a mut Value> {
     st.saved.audio.iter_mut().find(|l| l["layer"] == layer)
 }
 
-pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &str) {
+/// `announce` adds the system reply a typed command gets; story cues stay silent.
+pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &str, announce: bool) {
     if !member.is_keeper() {
         return member.send(&system_frame("Only the keeper can control audio."));
     }
@@ -140,5 +141,7 @@ pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &st
         let frame = state_frame(st);
         st.broadcast(&frame);
     }
-    system_all(st, &reply);
+    if announce {
+        system_all(st, &reply);
+    }
 }

@@ -104,7 +104,9 @@ fn command(table: &Table, room: &Arc<Room>, member: &Member, line: &str) {
                 Err(msg) => member.send(&system_frame(&msg)),
             }
         }
-        "bgm" | "ambience" | "sfx" => crate::media::audio_command(&mut st, member, &verb, rest),
+        "bgm" | "ambience" | "sfx" => {
+            crate::media::audio_command(&mut st, member, &verb, rest, true)
+        }
         "var" => var_command(&mut st, member, rest),
         "panels" => {
             drop(st);

@@ -32,6 +32,15 @@ pub enum DiceError {
 }
 
 fn parse(expr: &str) -> Result<Vec<Term>, DiceError> {
+    // Spaces may surround operators, never split a term ("1d6 2" is not "1d62").
+    let words: Vec<&str> = expr.split_whitespace().collect();
+    for pair in words.windows(2) {
+        let left = pair[0].chars().last().unwrap_or('+');
+        let right = pair[1].chars().next().unwrap_or('+');
+        if !matches!(left, '+' | '-') && !matches!(right, '+' | '-') {
+            return Err(DiceError::Syntax(pair[1].to_string()));
+        }
+    }
     let s: String = expr.chars().filter(|c| !c.is_whitespace()).collect();
     let s = s.to_ascii_lowercase();
     if s.is_empty() {

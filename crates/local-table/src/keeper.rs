@@ -39,16 +39,13 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
         }
         None => vec![json!({"say": FALLBACK})],
     };
-    let fill = |s: &str| {
-        s.replace("{pc}", &pc_name)
-            .replace("{player}", &member.name)
-    };
     let draft_id = new_id();
     let mut draft = String::new();
     let mut ui = Vec::new();
     let mut panel_events = Vec::new();
     let mut round = 0;
     for step in &steps {
+        let step = fill_value(step, &pc_name, &member.name);
         let Some((kind, body)) = step.as_object().and_then(|o| o.iter().next()) else {
             continue;
         };
@@ -63,7 +60,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
                 tokio::time::sleep(pacing.beat).await;
             }
             "say" => {
-                let text = fill(body.as_str().unwrap_or(""));
+                let text = body.as_str().unwrap_or("").to_string();
                 let text = if draft.is_empty() {
                     text
                 } else {
@@ -75,7 +72,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
             "abandon" => {
                 // A draft the Keeper superseded: streamed, then closed with an empty text.
                 let id = new_id();
-                stream(room, &id, &fill(body.as_str().unwrap_or("")), &pacing).await;
+                stream(room, &id, body.as_str().unwrap_or(""), &pacing).await;
                 room.lock().broadcast(&json!({"type": "narrative", "id": id, "speaker": "kp", "text": "", "format": "markdown"}));
             }
             "dice" => {
@@ -88,7 +85,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
             "npc" => {
                 tokio::time::sleep(pacing.beat).await;
                 let frame = json!({"type": "narrative", "id": new_id(), "speaker": "npc",
-                    "name": body["name"], "text": fill(body["text"].as_str().unwrap_or("")), "format": "markdown"});
+                    "name": body["name"], "text": body["text"], "format": "markdown"});
                 room.lock().publish_event(frame);
             }
             "ui" => ui.push(resolve_blocks(table, body)),
@@ -104,6 +101,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
                     &keeper_stand_in(member),
                     layer,
                     &format!("{action} {media}"),
+                    false,
                 );
             }
             _ => tracing::warn!(step = %kind, "unknown story step skipped"),
@@ -132,6 +130,19 @@ async fn stream(room: &Room, id: &str, text: &str, pacing: &crate::Pacing) {
         );
         tokio::time::sleep(pacing.delta).await;
     }
+}
+
+/// Replaces `{pc}` / `{player}` anywhere in a step (names JSON-escaped, so any name is safe).
+fn fill_value(step: &Value, pc: &str, player: &str) -> Value {
+    let esc = |s: &str| {
+        let quoted = serde_json::to_string(s).unwrap_or_default();
+        quoted[1..quoted.len() - 1].to_string()
+    };
+    let text = step
+        .to_string()
+        .replace("{pc}", &esc(pc))
+        .replace("{player}", &esc(player));
+    serde_json::from_str(&text).unwrap_or_else(|_| step.clone())
 }
 
 /// Story audio steps run with keeper rights, whoever's turn triggered them.

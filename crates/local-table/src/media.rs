@@ -70,7 +70,7 @@ pub fn media_frame(r: &MediaRecord, from: &str) -> Value {
 
 /// Broadcasts a stored record as `media` (images) or `audio_library_item` (audio),
 /// recording it for join replay. Returns the frame.
-fn publish(st: &mut RoomState, r: &MediaRecord, from: &str) -> Value {
+fn publish(st: &mut RoomState, r: &MediaRecord, from: &str, image_frame: Option<Value>) -> Value {
     if r.mime.starts_with("audio/") {
         let mut frame = crate::story::audio_item(r, new_id());
         frame["from"] = json!(from);
@@ -81,7 +81,7 @@ fn publish(st: &mut RoomState, r: &MediaRecord, from: &str) -> Value {
         st.broadcast(&frame);
         frame
     } else {
-        let frame = media_frame(r, from);
+        let frame = image_frame.unwrap_or_else(|| media_frame(r, from));
         st.saved.media_history.push(frame.clone());
         st.broadcast(&frame);
         frame
@@ -137,15 +137,19 @@ pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
         return member.send(&error("media_bad_hash"));
     }
     if let Some(existing) = st.saved.media.iter().find(|r| r.hash == sha).cloned() {
-        let published = publish(&mut st, &existing, &member.name);
-        let key = if existing.mime.starts_with("audio/") {
-            "audio"
-        } else {
-            "media"
-        };
-        return member.send(
-            &json!({"type": "media_accept", "upload_id": "", "existing": true, key: published}),
+        // Same order as the engine: audio is published before the accept, images after it.
+        if existing.mime.starts_with("audio/") {
+            let audio = publish(&mut st, &existing, &member.name, None);
+            return member.send(
+                &json!({"type": "media_accept", "upload_id": "", "existing": true, "audio": audio}),
+            );
+        }
+        let frame = media_frame(&existing, &member.name);
+        member.send(
+            &json!({"type": "media_accept", "upload_id": "", "existing": true, "media": frame}),
         );
+        publish(&mut st, &existing, &member.name, Some(frame));
+        return;
     }
     if room_bytes(&st, mime.starts_with("audio/")) + size > quota {
         return member.send(&error("media_quota_exceeded"));
@@ -316,7 +320,7 @@ async fn put(
             }
             st.saved.media.push(record.clone());
         }
-        publish(&mut st, &record, &pending.uploader);
+        publish(&mut st, &record, &pending.uploader, None);
     }
     room.persist();
     reply_line(send, &json!({"op": "put_ok", "hash": hash})).await;

@@ -215,7 +215,13 @@ pub fn demo_config(data_dir: PathBuf) -> Result<(TableConfig, DemoKeys), Error> 
         Some(k) => k,
         None => store.add(entry("Player", "player"))?,
     };
-    let config = TableConfig::new(KeySource::File(path), data_dir);
+    let mut config = TableConfig::new(KeySource::File(path), data_dir);
+    if let Some(dir) = default_story_dir() {
+        let pack = dir.join("pack");
+        if pack.join("pack.yaml").exists() {
+            config.packs.push(pack);
+        }
+    }
     Ok((
         config,
         DemoKeys {

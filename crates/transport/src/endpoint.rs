@@ -106,6 +106,13 @@ pub fn ticket_for(endpoint: &Endpoint) -> String {
     EndpointTicket::new(addr_for(endpoint)).to_string()
 }
 
+/// Internet mode: waits (up to `wait`) for a home relay so the ticket works across NATs, then
+/// returns [`ticket_for`]. Local-only endpoints never go online: use [`ticket_for`] directly.
+pub async fn online_ticket(endpoint: &Endpoint, wait: std::time::Duration) -> String {
+    let _ = tokio::time::timeout(wait, endpoint.online()).await;
+    ticket_for(endpoint)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

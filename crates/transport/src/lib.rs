@@ -11,10 +11,14 @@ mod join;
 pub mod media;
 pub mod media_cache;
 pub mod session;
+mod supervisor;
 pub mod testpeer;
 pub mod ticket;
 
-pub use endpoint::{bind, bind_server, bind_server_with, ticket_for, NetworkMode, ServerOptions};
+pub use endpoint::{
+    addr_for, bind, bind_server, bind_server_with, online_ticket, ticket_for, NetworkMode,
+    ServerOptions,
+};
 pub use error::TransportError;
 pub use join::{backoff, CLIENT_NAME, JOIN_TIMEOUT};
 pub use media::{MediaChannel, MediaError};

@@ -9,8 +9,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use bytes::Bytes;
-use iroh::endpoint::{Connection, RecvStream, SendStream};
+use iroh::endpoint::{Connection, ReadExactError, RecvStream, SendStream};
 use protocol::codec::decode_media_reply;
 use protocol::frame::{MediaGetHeader, MediaReply};
 use sha2::{Digest, Sha256};
@@ -38,10 +37,12 @@ pub const UPLOAD_MIMES: [&str; 11] = [
 ];
 /// A header line longer than this is not a header.
 const MAX_HEADER_BYTES: usize = 16 * 1024;
-/// Silence on a media stream for this long means the transfer is dead.
+/// A media stream that delivers no reply line (or no 256 KiB batch) for this long is dead.
 const IDLE: Duration = Duration::from_secs(30);
-/// Chunks in flight between the network reader and the hashing/writing thread (bounded memory).
-const PIPELINE_DEPTH: usize = 16;
+/// Bytes the network reader hands to the hashing/writing thread at a time.
+const BATCH_BYTES: usize = 256 * 1024;
+/// Batches in flight between the reader and that thread: memory stays under 2 MiB.
+const PIPELINE_DEPTH: usize = 8;
 
 /// Why a media transfer failed. Cloneable: concurrent requests for one hash share the outcome.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -183,36 +184,40 @@ impl MediaChannel {
         check_size(&format!("media {hash}"), &header.mime, header.size)?;
 
         // Hashing and disk writes run on a blocking thread, overlapped with network reads.
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Bytes>(PIPELINE_DEPTH);
+        let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(PIPELINE_DEPTH);
+        // Spent batches come back for reuse: no allocation (or page faults) per batch.
+        let (spent_tx, mut spent) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
         let file = std::fs::File::create(temp)?;
-        let sink = tokio::task::spawn_blocking(move || hash_to_file(file, rx));
-        let mut received = 0u64;
+        let sink = tokio::task::spawn_blocking(move || hash_to_file(file, rx, spent_tx));
+        let mut leftover = leftover;
+        // Bytes past the announced size are as wrong as missing ones; the hash check catches them.
+        leftover.truncate(header.size.min(leftover.len() as u64) as usize);
+        let mut received = leftover.len() as u64;
         let mut result = Ok(());
-        let mut first = Some(Bytes::from(leftover));
-        while received < header.size {
-            let want = (header.size - received).min(CHUNK_BYTES as u64) as usize;
-            let chunk = match first.take() {
-                Some(b) if !b.is_empty() => b,
-                _ => match tokio::time::timeout(IDLE, recv.read_chunk(want)).await {
-                    Err(_) => {
-                        result = Err(MediaError::Stalled(IDLE.as_secs()));
-                        break;
+        if !leftover.is_empty() && tx.send(leftover).await.is_err() {
+            result = Err(MediaError::Io("the cache writer stopped".into()));
+        }
+        while result.is_ok() && received < header.size {
+            // QUIC hands out ~1 KiB chunks; batching them keeps the pipeline to a few hundred
+            // hand-offs per 64 MiB instead of tens of thousands.
+            let want = (header.size - received).min(BATCH_BYTES as u64) as usize;
+            let mut batch = spent.try_recv().unwrap_or_default();
+            batch.resize(want, 0);
+            match tokio::time::timeout(IDLE, recv.read_exact(&mut batch)).await {
+                Err(_) => result = Err(MediaError::Stalled(IDLE.as_secs())),
+                Ok(Err(ReadExactError::ReadError(e))) => result = Err(stream_err(e)),
+                Ok(Err(ReadExactError::FinishedEarly(n))) => {
+                    batch.truncate(n);
+                    received += n as u64;
+                    let _ = tx.send(batch).await;
+                    break;
+                }
+                Ok(Ok(())) => {
+                    received += want as u64;
+                    if tx.send(batch).await.is_err() {
+                        break; // the writer failed; its error is reported below
                     }
-                    Ok(Err(e)) => {
-                        result = Err(stream_err(e));
-                        break;
-                    }
-                    Ok(Ok(None)) => break,
-                    Ok(Ok(Some(b))) => b,
-                },
-            };
-            // More than announced is as wrong as less: the hash check below catches it too.
-            let take = chunk.len().min((header.size - received) as usize);
-            received += take as u64;
-            let mut chunk = chunk;
-            chunk.truncate(take);
-            if tx.send(chunk).is_err() {
-                break; // the writer failed; its error is reported below
+                }
             }
         }
         drop(tx);
@@ -274,17 +279,19 @@ impl MediaChannel {
 
 fn hash_to_file(
     file: std::fs::File,
-    rx: std::sync::mpsc::Receiver<Bytes>,
+    mut rx: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    spent: tokio::sync::mpsc::UnboundedSender<Vec<u8>>,
 ) -> (String, Result<(), MediaError>) {
     let mut hasher = Sha256::new();
     let mut out = std::io::BufWriter::with_capacity(256 * 1024, file);
     let mut result = Ok(());
-    for chunk in rx {
+    while let Some(chunk) = rx.blocking_recv() {
         hasher.update(&chunk);
         if let Err(e) = out.write_all(&chunk) {
             result = Err(MediaError::from(e));
             break;
         }
+        let _ = spent.send(chunk);
     }
     if result.is_ok() {
         result = out.flush().map_err(MediaError::from);

@@ -137,14 +137,12 @@ impl MediaCache {
         if let Some(hit) = self.cached(hash, expected_size).await {
             return Ok(hit);
         }
-        let mut rx = {
+        let joined = {
             let mut inflight = self.inner.inflight.lock().expect("inflight lock");
             if let Some(rx) = inflight.get(hash) {
-                rx.clone()
+                Some(rx.clone())
             } else if self.inner.dir.join(hash).exists() {
-                // A transfer finished between our lookup and the lock.
-                drop(inflight);
-                return self.cached(hash, None).await.ok_or(MediaError::Offline);
+                None // a transfer finished between our lookup and the lock
             } else {
                 let (tx, rx) = watch::channel(None);
                 inflight.insert(hash.to_string(), rx.clone());
@@ -159,8 +157,14 @@ impl MediaCache {
                         .remove(&hash);
                     let _ = tx.send(Some(outcome));
                 });
-                rx
+                Some(rx)
             }
+        };
+        let Some(mut rx) = joined else {
+            return self
+                .cached(hash, None)
+                .await
+                .ok_or(MediaError::Io("cached file vanished".into()));
         };
         let outcome = rx
             .wait_for(Option::is_some)

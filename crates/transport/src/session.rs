@@ -5,27 +5,25 @@
 //! none). From then on a supervisor task owns the connection: frames and status changes arrive
 //! on the event receiver; [`SessionHandle`] sends, uploads, and closes.
 
-use std::collections::VecDeque;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use iroh::endpoint::SendStream;
-use iroh::{Endpoint, EndpointAddr};
+use iroh::Endpoint;
 use iroh_tickets::endpoint::EndpointTicket;
-use protocol::codec::encode_line;
 use protocol::frame::{MediaAccept, MediaOffer, PanelIntent};
 use protocol::{ClientFrame, ServerFrame};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::{Result, TransportError};
-use crate::join::{backoff, dial_and_join, is_final, to_event, Joined};
+use crate::join::dial_and_join;
 use crate::media::{check_upload, hash_file, MediaChannel, MediaError};
+use crate::supervisor::Supervisor;
 
 /// The client pings this often; latency is measured from the matching `pong`.
 pub const PING_INTERVAL: Duration = Duration::from_secs(10);
 /// No pong for this long means the connection is dead even if QUIC has not noticed yet.
-const PONG_DEADLINE: Duration = Duration::from_secs(35);
+pub(crate) const PONG_DEADLINE: Duration = Duration::from_secs(35);
 /// The server's cap on `input.text`, in characters.
 pub const MAX_INPUT_CHARS: usize = 4000;
 /// How long an upload waits for `media_accept`.
@@ -73,6 +71,8 @@ pub enum ConnectionStatus {
 }
 
 /// What the supervisor reports, in arrival order.
+// Nearly every event is a frame, so boxing it would only add an allocation per frame.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum SessionEvent {
     Frame(ServerFrame),
@@ -105,9 +105,9 @@ pub enum UploadOutcome {
     },
 }
 
-type AcceptReply = std::result::Result<MediaAccept, MediaError>;
+pub(crate) type AcceptReply = std::result::Result<MediaAccept, MediaError>;
 
-enum Outgoing {
+pub(crate) enum Outgoing {
     Frame(ClientFrame),
     /// Written in order with other frames, so replies pair up with offers FIFO.
     Offer(MediaOffer, oneshot::Sender<AcceptReply>),
@@ -128,8 +128,10 @@ impl Session {
         let joined = dial_and_join(&endpoint, &addr, &params).await?;
         let (events_tx, events_rx) = mpsc::channel(1024);
         let (outbox_tx, outbox_rx) = mpsc::channel(256);
-        let (status_tx, status_rx) = watch::channel(ConnectionStatus::Connecting);
-        let (media_tx, media_rx) = watch::channel(None);
+        // Online before `connect` returns, so the caller can send at once.
+        let online = ConnectionStatus::Online { latency_ms: None };
+        let (status_tx, status_rx) = watch::channel(online);
+        let (media_tx, media_rx) = watch::channel(Some(MediaChannel::new(joined.conn.clone())));
         let (close_tx, close_rx) = watch::channel(false);
         let supervisor = Supervisor {
             endpoint,
@@ -259,200 +261,12 @@ impl SessionHandle {
     }
 }
 
-struct Supervisor {
-    endpoint: Endpoint,
-    addr: EndpointAddr,
-    params: JoinParams,
-    events: mpsc::Sender<SessionEvent>,
-    outbox: mpsc::Receiver<Outgoing>,
-    status: watch::Sender<ConnectionStatus>,
-    media: watch::Sender<Option<MediaChannel>>,
-    close: watch::Receiver<bool>,
-}
-
-/// Why one connection ended.
-enum End {
-    Closed(String),
-    Refused(String),
-    Lost(String),
-}
-
-impl Supervisor {
-    async fn run(mut self, first: Joined) {
-        let mut joined = first;
-        let end = loop {
-            match self.serve(joined).await {
-                End::Lost(reason) => {
-                    tracing::info!("connection to the table lost: {reason}");
-                }
-                end => break end,
-            }
-            match self.reconnect().await {
-                Ok(next) => joined = next,
-                Err(end) => break end,
-            }
-        };
-        let status = match end {
-            End::Closed(reason) => ConnectionStatus::Closed { reason },
-            End::Refused(reason) | End::Lost(reason) => ConnectionStatus::Refused { reason },
-        };
-        self.set_status(status).await;
-    }
-
-    async fn set_status(&self, status: ConnectionStatus) {
-        self.status.send_replace(status.clone());
-        let _ = self.events.send(SessionEvent::Status(status)).await;
-    }
-
-    /// Retries with backoff until a welcome, a final refusal, or close.
-    async fn reconnect(&mut self) -> std::result::Result<Joined, End> {
-        let mut attempt = 0u32;
-        loop {
-            attempt += 1;
-            let delay = backoff(attempt);
-            self.set_status(ConnectionStatus::Reconnecting {
-                attempt,
-                in_ms: delay.as_millis() as u64,
-            })
-            .await;
-            tokio::select! {
-                _ = tokio::time::sleep(delay) => {}
-                _ = closed(&mut self.close) => return Err(End::Closed("closed by the player".into())),
-            }
-            self.set_status(ConnectionStatus::Connecting).await;
-            let dial = dial_and_join(&self.endpoint, &self.addr, &self.params);
-            let result = tokio::select! {
-                r = dial => r,
-                _ = closed(&mut self.close) => return Err(End::Closed("closed by the player".into())),
-            };
-            match result {
-                Ok(joined) => return Ok(joined),
-                Err(e) if is_final(&e) => return Err(End::Refused(e.to_string())),
-                Err(e) => tracing::info!(attempt, "reconnect failed: {e}"),
-            }
-        }
-    }
-
-    /// Runs one joined connection until it ends.
-    async fn serve(&mut self, joined: Joined) -> End {
-        let Joined {
-            conn,
-            send,
-            mut recv,
-            mut splitter,
-            events,
-        } = joined;
-        let (line_tx, line_rx) = mpsc::channel::<String>(256);
-        let writer = tokio::spawn(write_lines(send, line_rx));
-        let offers: Mutex<VecDeque<oneshot::Sender<AcceptReply>>> = Mutex::new(VecDeque::new());
-        let mut latency_ms = None;
-        let mut last_pong = Instant::now();
-        self.media
-            .send_replace(Some(MediaChannel::new(conn.clone())));
-        self.set_status(ConnectionStatus::Online { latency_ms })
-            .await;
-        for event in events {
-            if self.events.send(event).await.is_err() {
-                return End::Closed("the app stopped listening".into());
-            }
-        }
-        let mut ping = tokio::time::interval(PING_INTERVAL);
-        let end = loop {
-            tokio::select! {
-                _ = closed(&mut self.close) => {
-                    conn.close(0u32.into(), b"closed by the player");
-                    break End::Closed("closed by the player".into());
-                }
-                out = self.outbox.recv() => {
-                    let line = match out {
-                        None => break End::Closed("the app dropped the session".into()),
-                        Some(Outgoing::Frame(frame)) => encode_line(&frame),
-                        Some(Outgoing::Offer(offer, reply)) => {
-                            offers.lock().expect("offers").push_back(reply);
-                            encode_line(&ClientFrame::MediaOffer(offer))
-                        }
-                    };
-                    if line_tx.send(line).await.is_err() {
-                        break End::Lost("the control stream stopped accepting writes".into());
-                    }
-                }
-                _ = ping.tick() => {
-                    if last_pong.elapsed() > PONG_DEADLINE {
-                        conn.close(0u32.into(), b"no pong");
-                        break End::Lost(format!("no pong for {} s", PONG_DEADLINE.as_secs()));
-                    }
-                    let _ = line_tx.send(encode_line(&ClientFrame::ping(now_ms()))).await;
-                }
-                chunk = recv.read_chunk(64 * 1024) => {
-                    let chunk = match chunk {
-                        Ok(Some(chunk)) => chunk,
-                        Ok(None) => break End::Lost("the table ended the stream".into()),
-                        Err(e) => break End::Lost(e.to_string()),
-                    };
-                    let mut fatal = None;
-                    for event in splitter.push(&chunk) {
-                        let event = to_event(event);
-                        if let SessionEvent::Frame(frame) = &event {
-                            match frame {
-                                ServerFrame::Pong(pong) => {
-                                    last_pong = Instant::now();
-                                    latency_ms = Some((now_ms() - pong.t).max(0.0).round() as u64);
-                                    self.status.send_replace(ConnectionStatus::Online { latency_ms });
-                                    let _ = self.events.send(SessionEvent::Status(ConnectionStatus::Online { latency_ms })).await;
-                                }
-                                ServerFrame::MediaAccept(accept) => {
-                                    if let Some(reply) = offers.lock().expect("offers").pop_front() {
-                                        let _ = reply.send(Ok(accept.clone()));
-                                    }
-                                }
-                                ServerFrame::Error(err) if err.code.is_media() || err.code.as_str() == "rate_limited" => {
-                                    if let Some(reply) = offers.lock().expect("offers").pop_front() {
-                                        let _ = reply.send(Err(MediaError::Refused { code: err.code.as_str().into(), message: err.message.clone() }));
-                                    }
-                                }
-                                ServerFrame::Error(err) if err.code.as_str() == "bad_key" => {
-                                    fatal = Some(format!("the table rejected the key: {}", err.message));
-                                }
-                                _ => {}
-                            }
-                        }
-                        if self.events.send(event).await.is_err() {
-                            fatal = Some(String::new());
-                        }
-                    }
-                    if let Some(reason) = fatal {
-                        conn.close(0u32.into(), b"");
-                        break if reason.is_empty() { End::Closed("the app stopped listening".into()) } else { End::Refused(reason) };
-                    }
-                }
-            }
-        };
-        self.media.send_replace(None);
-        writer.abort();
-        // Pending offers cannot be answered on a later connection.
-        for reply in offers.lock().expect("offers").drain(..) {
-            let _ = reply.send(Err(MediaError::Offline));
-        }
-        end
-    }
-}
-
-/// The single writer of a connection's control stream.
-async fn write_lines(mut send: SendStream, mut lines: mpsc::Receiver<String>) {
-    while let Some(line) = lines.recv().await {
-        if send.write_all(line.as_bytes()).await.is_err() {
-            break;
-        }
-    }
-    let _ = send.finish();
-}
-
 /// Resolves once the player closed the session (or every handle is gone).
-async fn closed(close: &mut watch::Receiver<bool>) {
+pub(crate) async fn closed(close: &mut watch::Receiver<bool>) {
     let _ = close.wait_for(|c| *c).await;
 }
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs_f64() * 1000.0)
