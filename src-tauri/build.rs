@@ -5,9 +5,14 @@ fn main() {
         panic!("ui/dist is missing: run `cargo xtask ui` (or `cargo xtask run`) first");
     }
     // App commands are deny-by-default: only what a capability grants is reachable.
-    tauri_build::try_build(
-        tauri_build::Attributes::new()
-            .app_manifest(tauri_build::AppManifest::new().commands(&["studio_info"])),
-    )
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
+        tauri_build::AppManifest::new().commands(&[
+            "studio_info",
+            "join_table",
+            "play_demo",
+            "send_frame",
+            "leave_table",
+        ]),
+    ))
     .expect("tauri-build failed");
 }

@@ -1,6 +1,11 @@
 //! Tauri commands: thin shells over the transport and the pure protocol crate.
 
+use protocol::ClientFrame;
 use serde::Serialize;
+use tauri::ipc::Channel;
+use tauri::State;
+
+use crate::table_session::{Joined, PumpBatch, Tables};
 
 /// What the connect screen shows about this build.
 #[derive(Debug, Clone, Serialize)]
@@ -15,4 +20,41 @@ pub fn studio_info() -> StudioInfo {
         studio_version: env!("CARGO_PKG_VERSION"),
         protocol_version: protocol::PROTOCOL_VERSION,
     }
+}
+
+/// Dials a pasted ticket and joins with an invite key; frames then flow through `on_event`.
+#[tauri::command]
+pub async fn join_table(
+    tables: State<'_, Tables>,
+    ticket: String,
+    key: String,
+    name: Option<String>,
+    on_event: Channel<PumpBatch>,
+) -> Result<Joined, String> {
+    tables.join(&ticket, key, name, on_event).await
+}
+
+/// Starts the demo table in-process (Local only) and joins it as keeper.
+#[tauri::command]
+pub async fn play_demo(
+    tables: State<'_, Tables>,
+    on_event: Channel<PumpBatch>,
+) -> Result<Joined, String> {
+    tables.play_demo(on_event).await
+}
+
+/// Sends one client frame (validated by the transport before it reaches the wire).
+#[tauri::command]
+pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result<(), String> {
+    if matches!(frame, ClientFrame::Join(_) | ClientFrame::Unknown { .. }) {
+        return Err("that frame cannot be sent from the interface".into());
+    }
+    tables.send(frame).await
+}
+
+/// Leaves the table (and stops the demo table if it was running).
+#[tauri::command]
+pub async fn leave_table(tables: State<'_, Tables>) -> Result<(), String> {
+    tables.leave().await;
+    Ok(())
 }

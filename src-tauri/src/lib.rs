@@ -1,11 +1,23 @@
 //! Loreweaver Studio's backend: owns every socket, file and sound; the WebView owns every pixel.
 
 mod commands;
+mod media_scheme;
+mod table_session;
+
+use table_session::Tables;
 
 /// Builds and runs the Studio window.
 pub fn run() {
     tauri::Builder::default()
-        .invoke_handler(tauri::generate_handler![commands::studio_info])
+        .manage(Tables::new())
+        .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
+        .invoke_handler(tauri::generate_handler![
+            commands::studio_info,
+            commands::join_table,
+            commands::play_demo,
+            commands::send_frame,
+            commands::leave_table,
+        ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");
 }

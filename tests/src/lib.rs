@@ -28,6 +28,16 @@ impl std::ops::Deref for Studio {
 
 impl Drop for Studio {
     fn drop(&mut self) {
+        // A failing test leaves a picture of what the window showed, and its text.
+        if std::thread::panicking() {
+            if let Some(s) = self.session.as_ref() {
+                let name = std::thread::current().name().unwrap_or("test").replace("::", "-");
+                s.screenshot(&out_dir().join(format!("FAILED-{name}.png")));
+                if let Some(body) = s.find("body") {
+                    eprintln!("window text at failure:\n{}", s.text(&body));
+                }
+            }
+        }
         // Closing the WebDriver session does not end a Tauri app: end ours (found by its tag).
         drop(self.session.take());
         driver::terminate_tagged(&self.tag);

@@ -130,7 +130,7 @@ impl Session {
     pub fn screenshot(&self, path: &Path) {
         let b64 = self
             .call("GET", "/screenshot", Value::Null)
-            .expect("screenshot");
+            .unwrap_or_default();
         let png = base64::engine::general_purpose::STANDARD
             .decode(b64.as_str().unwrap_or_default())
             .expect("screenshot is base64");

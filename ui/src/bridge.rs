@@ -9,10 +9,41 @@ export function invoke_json(cmd, args) {
   if (!ipc) { return Promise.reject('Studio backend is not reachable (not running inside the app)'); }
   return ipc.invoke(cmd, JSON.parse(args)).then((r) => JSON.stringify(r === undefined ? null : r));
 }
+// A Tauri channel: messages carry an index and may arrive out of order; deliver in order,
+// each as a JSON string (large ones arrive as ArrayBuffers fetched by Tauri itself).
+export function open_channel(deliver) {
+  const ipc = window.__TAURI_INTERNALS__;
+  let next = 0;
+  const pending = new Map();
+  const text = (m) => typeof m === 'string' ? m
+    : (m instanceof ArrayBuffer ? new TextDecoder().decode(m) : JSON.stringify(m));
+  const id = ipc.transformCallback((raw) => {
+    if ('end' in raw) { return; }
+    pending.set(raw.index, raw.message);
+    while (pending.has(next)) {
+      const m = pending.get(next);
+      pending.delete(next);
+      next += 1;
+      deliver(text(m));
+    }
+  });
+  return '__CHANNEL__:' + id;
+}
 ")]
 extern "C" {
     #[wasm_bindgen(catch)]
     async fn invoke_json(cmd: &str, args: &str) -> Result<JsValue, JsValue>;
+    fn open_channel(deliver: &Closure<dyn FnMut(String)>) -> String;
+}
+
+/// Opens a Tauri channel whose messages (JSON text) go to `deliver`, in order.
+/// Returns the value to pass as the command's channel argument. The closure lives as long
+/// as the page: a channel is opened once per join.
+pub fn channel(deliver: impl FnMut(String) + 'static) -> String {
+    let closure = Closure::<dyn FnMut(String)>::new(deliver);
+    let id = open_channel(&closure);
+    closure.forget();
+    id
 }
 
 /// Calls a backend command; the error is the backend's human sentence.

@@ -5,6 +5,8 @@ use serde::Deserialize;
 
 use crate::bridge::{self, NoArgs};
 use crate::i18n::{t, tr, Locale};
+use crate::table::Table;
+use crate::Screen;
 
 #[derive(Clone, Debug, Deserialize)]
 struct StudioInfo {
@@ -19,6 +21,26 @@ pub fn ConnectScreen() -> impl IntoView {
     let key = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
     let problem = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let screen = use_context::<RwSignal<Screen>>().expect("screen context");
+    // The table is created before the join so no frame that races the answer is lost.
+    let start = move |command: &'static str, args: serde_json::Value| {
+        busy.set(true);
+        problem.set(None);
+        let table = Table::new();
+        let mut args = args;
+        args["onEvent"] = table.channel().into();
+        leptos::task::spawn_local(async move {
+            match bridge::invoke::<_, serde_json::Value>(command, &args).await {
+                Ok(joined) => {
+                    table.demo.set(joined["demo"].as_bool().unwrap_or(false));
+                    screen.set(Screen::Play(table));
+                }
+                Err(e) => problem.set(Some(e)),
+            }
+            busy.set(false);
+        });
+    };
     let info = LocalResource::new(|| bridge::invoke::<_, StudioInfo>("studio_info", &NoArgs {}));
 
     let submit = move |ev: leptos::ev::SubmitEvent| {
@@ -29,7 +51,15 @@ pub fn ConnectScreen() -> impl IntoView {
         } else if key.get_untracked().trim().is_empty() {
             problem.set(Some(tr(l, "connect.need_key").to_string()));
         } else {
-            problem.set(None);
+            let name = name.get_untracked();
+            start(
+                "join_table",
+                serde_json::json!({
+                    "ticket": ticket.get_untracked(),
+                    "key": key.get_untracked(),
+                    "name": (!name.trim().is_empty()).then_some(name),
+                }),
+            );
         }
     };
 
@@ -55,7 +85,14 @@ pub fn ConnectScreen() -> impl IntoView {
                     placeholder=t("connect.name.hint")
                     prop:value=name on:input=move |ev| name.set(event_target_value(&ev))/>
                 <p class="problem" role="alert">{move || problem.get()}</p>
-                <button id="join" type="submit" class="primary">{t("connect.join")}</button>
+                <button id="join" type="submit" class="primary" disabled=move || busy.get()>
+                    {move || if busy.get() { tr(locale.get(), "connect.joining") } else { tr(locale.get(), "connect.join") }}
+                </button>
+                <div class="connect-or"><span>{t("connect.or")}</span></div>
+                <button id="demo" type="button" class="secondary" disabled=move || busy.get()
+                    on:click=move |_| start("play_demo", serde_json::json!({}))>
+                    {t("connect.demo")}
+                </button>
             </form>
             <footer class="connect-footer">
                 <span id="about">

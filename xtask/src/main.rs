@@ -1,7 +1,9 @@
 //! `cargo xtask <command>`: everything a fresh Debian machine needs to build, run and test Studio.
 
+mod bench;
 mod cmd;
 mod conformance;
+mod dial;
 mod setup;
 mod test;
 mod ui;
@@ -15,6 +17,10 @@ const USAGE: &str = "usage: cargo xtask <command>
   run                   setup, build the UI and the app, open Studio
   test                  setup, fmt, clippy, unit and integration tests, wasm build, end-to-end suite
   conformance FILE...   run golden vector tables (visible_when / panel template) and print N passed, M failed
+  dial TICKET KEY [--name N] [--send JSON]... [--for SECS]
+                        join a table with Studio's transport and print every frame as a JSON line
+                        (STUDIO_NETWORK=local stays on loopback)
+  bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s
 ";
 
 fn main() -> ExitCode {
@@ -25,6 +31,8 @@ fn main() -> ExitCode {
         Some("run") => run(),
         Some("test") => test::run(),
         Some("conformance") => conformance::run(&args[1..]),
+        Some("dial") => dial::run(&args[1..]),
+        Some("bench") => bench::run(),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

@@ -38,6 +38,8 @@ pub fn build(env: &Env) -> Result<(), String> {
         ("index.html", "index.html"),
         ("boot.js", "boot.js"),
         ("styles/studio.css", "studio.css"),
+        ("styles/play.css", "play.css"),
+        ("styles/templates.css", "templates.css"),
         ("../assets/icon.png", "icon.png"),
     ] {
         copy(&ui.join(from), &dist.join(to))?;

@@ -15,4 +15,5 @@ pub use frame::{ClientFrame, ServerFrame};
 pub mod condexpr;
 pub mod conformance;
 mod jsnum;
+pub mod session;
 pub mod template;

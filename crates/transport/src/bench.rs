@@ -128,6 +128,16 @@ async fn raw_copy(conn: &Connection, expected: u64) -> Result<(), BenchError> {
 /// Times a raw stream copy and a verified GET of `bytes` bytes over one Local-only loopback
 /// connection. The verified file lands in a fresh cache under `cache_dir` and is removed after.
 pub async fn copy_vs_verified_get(bytes: u64, cache_dir: &Path) -> Result<CopyTimes, BenchError> {
+    copy_vs_verified_get_probed(bytes, cache_dir, || {}).await
+}
+
+/// [`copy_vs_verified_get`], calling `before_get` just before the verified GET starts, so a caller
+/// can reset or sample the process's peak RSS for the GET alone (not the raw copy before it).
+pub async fn copy_vs_verified_get_probed(
+    bytes: u64,
+    cache_dir: &Path,
+    before_get: impl FnOnce() + Send,
+) -> Result<CopyTimes, BenchError> {
     let hash = body_hash(bytes);
     let server = bind_server(NetworkMode::LocalOnly, vec![protocol::ALPN.to_vec()])
         .await
@@ -158,6 +168,7 @@ pub async fn copy_vs_verified_get(bytes: u64, cache_dir: &Path) -> Result<CopyTi
 
     let dir = cache_dir.join(format!("bench-{:016x}", rand::random::<u64>()));
     let cache = MediaCache::open(&dir, u64::MAX).map_err(err)?;
+    before_get();
     let start = Instant::now();
     let result = cache
         .get(&MediaChannel::new(conn.clone()), &hash, Some(bytes))

@@ -183,6 +183,20 @@ impl MediaChannel {
         let header = parse_get_header(hash, &line)?;
         check_size(&format!("media {hash}"), &header.mime, header.size)?;
 
+        if let Ok(mode) = std::env::var("XGET") {
+            let mut leftover = leftover;
+            leftover.truncate(header.size.min(leftover.len() as u64) as usize);
+            let (digest, received) = xget(&mode, &mut recv, header.size, leftover, temp).await?;
+            let _ = recv.stop(0u32.into());
+            let _ = send.finish();
+            if received < header.size {
+                return Err(MediaError::Truncated { hash: hash.to_string(), expected: header.size, received });
+            }
+            if digest != hash {
+                return Err(MediaError::HashMismatch { hash: hash.to_string(), got: digest });
+            }
+            return Ok(header);
+        }
         // Hashing and disk writes run on a blocking thread, overlapped with network reads.
         let (tx, rx) = tokio::sync::mpsc::channel::<Vec<u8>>(PIPELINE_DEPTH);
         // Spent batches come back for reuse: no allocation (or page faults) per batch.
@@ -401,5 +415,91 @@ mod tests {
         assert!(is_valid_hash(&"a".repeat(64)));
         assert!(!is_valid_hash(&"A".repeat(64)));
         assert!(!is_valid_hash("../../etc/passwd"));
+    }
+}
+
+async fn xget(mode: &str, recv: &mut RecvStream, size: u64, leftover: Vec<u8>, temp: &Path) -> Result<(String, u64), MediaError> {
+    let mut received = leftover.len() as u64;
+    match mode {
+        "inline" => {
+            let mut file = std::fs::File::create(temp)?;
+            let mut hasher = Sha256::new();
+            hasher.update(&leftover);
+            file.write_all(&leftover)?;
+            let mut batch = vec![0u8; BATCH_BYTES];
+            while received < size {
+                let want = (size - received).min(BATCH_BYTES as u64) as usize;
+                recv.read_exact(&mut batch[..want]).await.map_err(stream_err)?;
+                hasher.update(&batch[..want]);
+                file.write_all(&batch[..want])?;
+                received += want as u64;
+            }
+            Ok((hex(&hasher.finalize()), received))
+        }
+        "hashinline" => {
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<u8>>(PIPELINE_DEPTH);
+            let (spent_tx, mut spent) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+            let mut file = std::fs::File::create(temp)?;
+            let sink = tokio::task::spawn_blocking(move || -> std::io::Result<()> {
+                while let Some(b) = rx.blocking_recv() { file.write_all(&b)?; let _ = spent_tx.send(b); }
+                Ok(())
+            });
+            let mut hasher = Sha256::new();
+            hasher.update(&leftover);
+            let _ = tx.send(leftover).await;
+            while received < size {
+                let want = (size - received).min(BATCH_BYTES as u64) as usize;
+                let mut batch = spent.try_recv().unwrap_or_default();
+                batch.resize(want, 0);
+                recv.read_exact(&mut batch).await.map_err(stream_err)?;
+                hasher.update(&batch);
+                received += want as u64;
+                if tx.send(batch).await.is_err() { break; }
+            }
+            drop(tx);
+            sink.await.map_err(|e| MediaError::Io(e.to_string()))??;
+            Ok((hex(&hasher.finalize()), received))
+        }
+        _ => {
+            // chunks: zero-copy Bytes batches to a hashing+writing thread, vectored writes
+            let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<bytes::Bytes>>(PIPELINE_DEPTH);
+            let file = std::fs::File::create(temp)?;
+            let sink = tokio::task::spawn_blocking(move || -> std::io::Result<String> {
+                let mut file = file;
+                let mut hasher = Sha256::new();
+                while let Some(batch) = rx.blocking_recv() {
+                    for c in &batch { hasher.update(c); }
+                    let mut slices: Vec<std::io::IoSlice> = batch.iter().map(|c| std::io::IoSlice::new(c)).collect();
+                    let mut slices = &mut slices[..];
+                    while !slices.is_empty() {
+                        let n = file.write_vectored(&slices[..slices.len().min(1024)])?;
+                        std::io::IoSlice::advance_slices(&mut slices, n);
+                    }
+                }
+                Ok(hex(&hasher.finalize()))
+            });
+            let _ = tx.send(vec![bytes::Bytes::from(leftover)]).await;
+            let mut bufs: Vec<bytes::Bytes> = vec![bytes::Bytes::new(); 64];
+            let mut batch = Vec::new();
+            let mut batch_bytes = 0usize;
+            while received < size {
+                let Some(n) = recv.read_many_chunks(&mut bufs).await.map_err(stream_err)? else { break };
+                for c in bufs[..n].iter_mut() {
+                    let mut c = std::mem::take(c);
+                    let room = (size - received) as usize;
+                    if c.len() > room { c.truncate(room); }
+                    received += c.len() as u64;
+                    batch_bytes += c.len();
+                    batch.push(c);
+                }
+                if batch_bytes >= BATCH_BYTES || received >= size {
+                    batch_bytes = 0;
+                    if tx.send(std::mem::take(&mut batch)).await.is_err() { break; }
+                }
+            }
+            drop(tx);
+            let digest = sink.await.map_err(|e| MediaError::Io(e.to_string()))??;
+            Ok((digest, received))
+        }
     }
 }

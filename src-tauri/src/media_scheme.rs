@@ -1,0 +1,102 @@
+//! `lwmedia://localhost/<sha256>?mime=…&size=…`: pictures for the UI, served only from the
+//! verified cache (fetched over the media channel first when missing). The WebView never
+//! touches the network; nothing unverified is ever served.
+
+use tauri::http::{header, Request, Response, StatusCode};
+use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
+
+use crate::table_session::Tables;
+
+/// Only kinds an `<img>` can show; anything else would be a download or a surprise.
+const IMAGE_MIMES: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/gif",
+    "image/svg+xml",
+];
+
+pub fn serve<R: Runtime>(
+    ctx: UriSchemeContext<'_, R>,
+    request: Request<Vec<u8>>,
+    responder: UriSchemeResponder,
+) {
+    let app = ctx.app_handle().clone();
+    let uri = request.uri().clone();
+    tauri::async_runtime::spawn(async move {
+        let tables = app.state::<Tables>();
+        let response = match answer(&tables, &uri).await {
+            Ok(r) => r,
+            Err((status, why)) => plain(status, why),
+        };
+        responder.respond(response);
+    });
+}
+
+async fn answer(
+    tables: &Tables,
+    uri: &tauri::http::Uri,
+) -> Result<Response<Vec<u8>>, (StatusCode, String)> {
+    let hash = uri.path().trim_start_matches('/');
+    let query = uri.query().unwrap_or_default();
+    let param = |name: &str| {
+        query
+            .split('&')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| {
+                v.replace("%2F", "/")
+                    .replace("%2f", "/")
+                    .replace("%2B", "+")
+                    .replace("%2b", "+")
+            })
+    };
+    let size = param("size").and_then(|s| s.parse::<u64>().ok());
+    let mime = param("mime")
+        .filter(|m| IMAGE_MIMES.contains(&m.as_str()))
+        .ok_or((
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not an image kind Studio shows".into(),
+        ))?;
+    let cache = tables
+        .cache()
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?;
+    let cached = match cache.cached(hash, size).await {
+        Some(hit) => hit,
+        None => {
+            let session = tables
+                .session()
+                .await
+                .ok_or((StatusCode::SERVICE_UNAVAILABLE, "not at a table".into()))?;
+            let channel = session
+                .media()
+                .ok_or((StatusCode::SERVICE_UNAVAILABLE, "offline".into()))?;
+            cache
+                .get(&channel, hash, size)
+                .await
+                .map_err(|e| (StatusCode::NOT_FOUND, e.to_string()))?
+        }
+    };
+    let bytes = tokio::fs::read(&cached.path)
+        .await
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    Response::builder()
+        .header(header::CONTENT_TYPE, mime)
+        .header(header::CACHE_CONTROL, "max-age=31536000, immutable")
+        .header("X-Content-Type-Options", "nosniff")
+        // An SVG opened directly must not run anything.
+        .header(
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; style-src 'unsafe-inline'",
+        )
+        .body(bytes)
+        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+}
+
+fn plain(status: StatusCode, why: String) -> Response<Vec<u8>> {
+    Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+        .body(why.into_bytes())
+        .expect("a plain response always builds")
+}

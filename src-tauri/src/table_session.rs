@@ -1,0 +1,215 @@
+//! The one table Studio sits at: its session, the event pump to the UI, the demo table.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use local_table::{LocalTable, RunningTable};
+use protocol::{ClientFrame, ServerFrame};
+use serde::Serialize;
+use tauri::async_runtime::Mutex;
+use tauri::ipc::Channel;
+use tokio::sync::mpsc;
+use transport::endpoint::{bind, NetworkMode};
+use transport::media_cache::MediaCache;
+use transport::session::{ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle};
+use transport::ticket::parse_ticket;
+
+/// At most one emit per frame interval: a replay burst becomes a few IPC calls, not thousands.
+const PUMP_INTERVAL: Duration = Duration::from_millis(16);
+
+/// What the UI receives, in arrival order, batched.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PumpEvent {
+    Frame(ServerFrame),
+    Status(StatusView),
+    DecodeError(String),
+    Oversize(usize),
+}
+
+pub type PumpBatch = Vec<PumpEvent>;
+
+/// The connection state as the status bar shows it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum StatusView {
+    Connecting,
+    Online { latency_ms: Option<u64> },
+    Reconnecting { attempt: u32, in_ms: u64 },
+    Refused { reason: String },
+    Closed { reason: String },
+}
+
+impl From<ConnectionStatus> for StatusView {
+    fn from(s: ConnectionStatus) -> Self {
+        match s {
+            ConnectionStatus::Connecting => StatusView::Connecting,
+            ConnectionStatus::Online { latency_ms } => StatusView::Online { latency_ms },
+            ConnectionStatus::Reconnecting { attempt, in_ms } => {
+                StatusView::Reconnecting { attempt, in_ms }
+            }
+            ConnectionStatus::Refused { reason } => StatusView::Refused { reason },
+            ConnectionStatus::Closed { reason } => StatusView::Closed { reason },
+        }
+    }
+}
+
+/// The answer to a join: what the connect screen needs to hand over to the play view.
+#[derive(Debug, Clone, Serialize)]
+pub struct Joined {
+    pub demo: bool,
+}
+
+#[derive(Default)]
+struct Inner {
+    session: Option<SessionHandle>,
+    demo: Option<RunningTable>,
+}
+
+pub struct Tables {
+    inner: Mutex<Inner>,
+    cache: std::sync::OnceLock<MediaCache>,
+}
+
+impl Tables {
+    pub fn new() -> Self {
+        Tables {
+            inner: Mutex::new(Inner::default()),
+            cache: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The verified media cache (`~/.loreweaver/cache/media`, shared with the terminal client).
+    pub fn cache(&self) -> Result<&MediaCache, String> {
+        if let Some(c) = self.cache.get() {
+            return Ok(c);
+        }
+        let dir = std::env::var_os("STUDIO_MEDIA_CACHE")
+            .map(PathBuf::from)
+            .or_else(MediaCache::default_dir)
+            .ok_or("no home directory for the media cache")?;
+        let cache = MediaCache::open(dir, transport::media_cache::DEFAULT_CAP_BYTES)
+            .map_err(|e| format!("opening the media cache: {e}"))?;
+        Ok(self.cache.get_or_init(|| cache))
+    }
+
+    pub async fn session(&self) -> Option<SessionHandle> {
+        self.inner.lock().await.session.clone()
+    }
+
+    pub async fn join(
+        &self,
+        ticket: &str,
+        key: String,
+        name: Option<String>,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<Joined, String> {
+        let ticket = parse_ticket(ticket).map_err(|e| e.to_string())?;
+        self.leave().await;
+        let endpoint = bind(NetworkMode::from_env())
+            .await
+            .map_err(|e| e.to_string())?;
+        self.connect(endpoint, ticket, key, name, on_event).await?;
+        Ok(Joined { demo: false })
+    }
+
+    pub async fn play_demo(&self, on_event: Channel<PumpBatch>) -> Result<Joined, String> {
+        eprintln!("DEBUG play_demo: leave");
+        self.leave().await;
+        eprintln!("DEBUG play_demo: config");
+        let (mut config, keys) = local_table::table::demo_config(demo_dir())
+            .map_err(|e| format!("the demo table could not start: {e}"))?;
+        // Tests and pack authors iterating want the Keeper to type fast.
+        if std::env::var("STUDIO_DEMO_PACING").as_deref() == Ok("fast") {
+            config.pacing = local_table::Pacing::fast();
+        }
+        let table = LocalTable::start(config)
+            .await
+            .map_err(|e| format!("the demo table could not start: {e}"))?;
+        eprintln!("DEBUG play_demo: started");
+        let ticket = table.endpoint_ticket();
+        self.inner.lock().await.demo = Some(table);
+        // The demo never leaves the machine, whatever the user's network setting.
+        let endpoint = bind(NetworkMode::LocalOnly)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.connect(endpoint, ticket, keys.keeper, None, on_event)
+            .await?;
+        Ok(Joined { demo: true })
+    }
+
+    async fn connect(
+        &self,
+        endpoint: iroh::Endpoint,
+        ticket: iroh_tickets::endpoint::EndpointTicket,
+        key: String,
+        name: Option<String>,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<(), String> {
+        let params = JoinParams {
+            key,
+            name: name.filter(|n| !n.trim().is_empty()),
+            client_version: env!("CARGO_PKG_VERSION").into(),
+        };
+        eprintln!("DEBUG connect");
+        let (handle, events) = Session::connect(endpoint, ticket, params)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.inner.lock().await.session = Some(handle);
+        tauri::async_runtime::spawn(pump(events, on_event));
+        Ok(())
+    }
+
+    pub async fn send(&self, frame: ClientFrame) -> Result<(), String> {
+        let session = self.session().await.ok_or("not at a table")?;
+        session.send(frame).await.map_err(|e| e.to_string())
+    }
+
+    pub async fn leave(&self) {
+        let (session, demo) = {
+            let mut inner = self.inner.lock().await;
+            (inner.session.take(), inner.demo.take())
+        };
+        if let Some(s) = session {
+            s.close();
+        }
+        if let Some(t) = demo {
+            t.shutdown().await;
+        }
+    }
+}
+
+/// Where the demo table keeps its keys, media and room state.
+fn demo_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
+        return PathBuf::from(dir).join("demo-table");
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    home.join(".loreweaver/studio/demo-table")
+}
+
+/// Forwards session events to the UI, at most one batch per [`PUMP_INTERVAL`].
+async fn pump(mut events: mpsc::Receiver<SessionEvent>, channel: Channel<PumpBatch>) {
+    while let Some(first) = events.recv().await {
+        let mut batch = vec![to_pump(first)];
+        tokio::time::sleep(PUMP_INTERVAL).await;
+        while let Ok(more) = events.try_recv() {
+            batch.push(to_pump(more));
+        }
+        if channel.send(batch).is_err() {
+            // The page went away (reload or close): nobody is listening any more.
+            break;
+        }
+    }
+}
+
+fn to_pump(event: SessionEvent) -> PumpEvent {
+    match event {
+        SessionEvent::Frame(f) => PumpEvent::Frame(f),
+        SessionEvent::Status(s) => PumpEvent::Status(s.into()),
+        SessionEvent::DecodeError(e) => PumpEvent::DecodeError(e),
+        SessionEvent::Oversize { discarded } => PumpEvent::Oversize(discarded),
+    }
+}

@@ -1,0 +1,133 @@
+//! Markdown to Leptos views without ever producing HTML: raw HTML in the source shows as
+//! text, links are inert (their address shows on hover), images show their alt text.
+
+use leptos::prelude::*;
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Root,
+    Paragraph,
+    Heading(HeadingLevel),
+    Quote,
+    CodeBlock,
+    List(bool),
+    Item,
+    Emphasis,
+    Strong,
+    Strike,
+    Link(String),
+    Image,
+    Other,
+}
+
+#[derive(Debug, Clone)]
+enum Node {
+    Text(String),
+    Code(String),
+    Break,
+    Rule,
+    Element(Kind, Vec<Node>),
+}
+
+fn kind_of(tag: Tag<'_>) -> Kind {
+    match tag {
+        Tag::Paragraph => Kind::Paragraph,
+        Tag::Heading { level, .. } => Kind::Heading(level),
+        Tag::BlockQuote(_) => Kind::Quote,
+        Tag::CodeBlock(_) => Kind::CodeBlock,
+        Tag::List(start) => Kind::List(start.is_some()),
+        Tag::Item => Kind::Item,
+        Tag::Emphasis => Kind::Emphasis,
+        Tag::Strong => Kind::Strong,
+        Tag::Strikethrough => Kind::Strike,
+        Tag::Link { dest_url, .. } => Kind::Link(dest_url.to_string()),
+        Tag::Image { .. } => Kind::Image,
+        _ => Kind::Other,
+    }
+}
+
+fn parse(source: &str) -> Vec<Node> {
+    let mut stack: Vec<(Kind, Vec<Node>)> = vec![(Kind::Root, Vec::new())];
+    let push = |stack: &mut Vec<(Kind, Vec<Node>)>, node: Node| {
+        stack.last_mut().expect("root stays").1.push(node)
+    };
+    for event in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH) {
+        match event {
+            Event::Start(tag) => stack.push((kind_of(tag), Vec::new())),
+            Event::End(TagEnd::HtmlBlock) => {}
+            Event::End(_) => {
+                if stack.len() > 1 {
+                    let (kind, children) = stack.pop().expect("checked");
+                    push(&mut stack, Node::Element(kind, children));
+                }
+            }
+            // Raw HTML is shown, never interpreted.
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                push(&mut stack, Node::Text(t.to_string()))
+            }
+            Event::Code(t) => push(&mut stack, Node::Code(t.to_string())),
+            Event::SoftBreak => push(&mut stack, Node::Text(" ".into())),
+            Event::HardBreak => push(&mut stack, Node::Break),
+            Event::Rule => push(&mut stack, Node::Rule),
+            _ => {}
+        }
+    }
+    while stack.len() > 1 {
+        let (kind, children) = stack.pop().expect("checked");
+        stack.last_mut().expect("root").1.push(Node::Element(kind, children));
+    }
+    stack.pop().map(|(_, c)| c).unwrap_or_default()
+}
+
+fn render(nodes: Vec<Node>) -> Vec<AnyView> {
+    nodes.into_iter().map(render_one).collect()
+}
+
+fn render_one(node: Node) -> AnyView {
+    match node {
+        Node::Text(t) => t.into_any(),
+        Node::Code(t) => view! { <code>{t}</code> }.into_any(),
+        Node::Break => view! { <br/> }.into_any(),
+        Node::Rule => view! { <hr/> }.into_any(),
+        Node::Element(kind, children) => {
+            let inner = render(children);
+            match kind {
+                Kind::Paragraph => view! { <p>{inner}</p> }.into_any(),
+                Kind::Heading(HeadingLevel::H1 | HeadingLevel::H2) => {
+                    view! { <h3>{inner}</h3> }.into_any()
+                }
+                Kind::Heading(_) => view! { <h4>{inner}</h4> }.into_any(),
+                Kind::Quote => view! { <blockquote>{inner}</blockquote> }.into_any(),
+                Kind::CodeBlock => view! { <pre><code>{inner}</code></pre> }.into_any(),
+                Kind::List(true) => view! { <ol>{inner}</ol> }.into_any(),
+                Kind::List(false) => view! { <ul>{inner}</ul> }.into_any(),
+                Kind::Item => view! { <li>{inner}</li> }.into_any(),
+                Kind::Emphasis => view! { <em>{inner}</em> }.into_any(),
+                Kind::Strong => view! { <strong>{inner}</strong> }.into_any(),
+                Kind::Strike => view! { <s>{inner}</s> }.into_any(),
+                // Inert: the address is visible, nothing navigates.
+                Kind::Link(url) => view! { <span class="md-link" title=url>{inner}</span> }.into_any(),
+                Kind::Image => view! { <span class="md-image-alt">{inner}</span> }.into_any(),
+                Kind::Root | Kind::Other => view! { <span>{inner}</span> }.into_any(),
+            }
+        }
+    }
+}
+
+/// Renders markdown as views; the source is untrusted.
+pub fn markdown(source: &str) -> Vec<AnyView> {
+    render(parse(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_stays_text() {
+        let nodes = parse("hi <script>alert(1)</script>");
+        let text = format!("{nodes:?}");
+        assert!(text.contains("<script>"), "{text}");
+    }
+}

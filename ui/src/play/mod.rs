@@ -1,0 +1,50 @@
+//! The play view: the table as a player sees it.
+
+mod dice;
+mod input;
+mod sidebar;
+mod status;
+mod transcript;
+
+use leptos::prelude::*;
+
+use crate::table::Table;
+use crate::templates::TitleCardOverlay;
+
+#[component]
+pub fn PlayView(table: Table) -> impl IntoView {
+    // Turn and pending-line timeouts need a clock; the model itself never reads one.
+    let tick = set_interval_with_handle(
+        move || {
+            table.model.update(|m| {
+                m.tick(crate::table::now_ms());
+            })
+        },
+        std::time::Duration::from_secs(5),
+    )
+    .ok();
+    on_cleanup(move || {
+        if let Some(t) = tick {
+            t.clear();
+        }
+    });
+    view! {
+        <section class="play">
+            <status::StatusBar table=table/>
+            <div class="play-body">
+                <div class="play-main">
+                    <transcript::Transcript table=table/>
+                    <input::InputBox table=table/>
+                    {move || table.overlay.get().map(|card| view! {
+                        <TitleCardOverlay
+                            title=card.title
+                            subtitle=card.subtitle
+                            act=card.act
+                            on_dismiss=move |_| table.overlay.set(None)/>
+                    })}
+                </div>
+                <sidebar::Sidebar table=table/>
+            </div>
+        </section>
+    }
+}

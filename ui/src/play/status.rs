@@ -1,0 +1,66 @@
+//! The status bar: connection, room, role, latency, server version.
+
+use leptos::prelude::*;
+
+use crate::i18n::{tr, Locale};
+use crate::table::{Status, Table};
+use crate::Screen;
+
+#[component]
+pub fn StatusBar(table: Table) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    let welcome = Memo::new(move |_| table.model.with(|m| m.welcome.clone()));
+    let state_text = move || {
+        let l = locale.get();
+        match table.status.get() {
+            Status::Connecting => (tr(l, "status.connecting").to_string(), "connecting"),
+            Status::Online { latency_ms } => (
+                match latency_ms {
+                    Some(ms) => format!("{} · {ms} ms", tr(l, "status.online")),
+                    None => tr(l, "status.online").to_string(),
+                },
+                "online",
+            ),
+            Status::Reconnecting { attempt, in_ms } => (
+                format!("{} ({attempt}, {:.1} s)", tr(l, "status.reconnecting"), in_ms as f64 / 1000.0),
+                "reconnecting",
+            ),
+            Status::Refused { reason } => (reason, "refused"),
+            Status::Closed { reason } => (reason, "closed"),
+        }
+    };
+    let leave = move |_| {
+        leptos::task::spawn_local(async move {
+            let _ = crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+            screen.set(Screen::Connect);
+        });
+    };
+    view! {
+        <header class="status-bar">
+            <span class="status-brand">"Loreweaver"</span>
+            <span class="status-conn" data-state=move || state_text().1>
+                <span class="dot"></span>
+                <span id="conn-state">{move || state_text().0}</span>
+            </span>
+            {move || welcome.get().map(|w| {
+                let l = locale.get();
+                let drift = w.protocol.trim() != protocol::PROTOCOL_VERSION;
+                let role = w.you.role.as_str().to_string();
+                let role_attr = role.clone();
+                view! {
+                    <span class="status-room" id="room">{tr(l, "status.room")}" "<strong>{w.room.clone()}</strong></span>
+                    <span class="status-role" data-role=role_attr>{w.you.name.clone()}" · "{role}</span>
+                    <span class="status-version" class:drift=drift
+                        title=if drift { tr(l, "status.drift") } else { "" }>
+                        {w.server.clone()}" "{w.version.clone().unwrap_or_default()}" · "{tr(l, "about.protocol")}" "{w.protocol.clone()}
+                        {drift.then_some(" ⚠")}
+                    </span>
+                }
+            })}
+            <span class="spacer"></span>
+            {move || table.demo.get().then(|| view! { <span class="status-demo">{tr(locale.get(), "status.demo")}</span> })}
+            <button class="link" id="leave" on:click=leave>{move || tr(locale.get(), "status.leave")}</button>
+        </header>
+    }
+}

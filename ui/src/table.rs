@@ -1,0 +1,131 @@
+//! The table Studio sits at, as reactive state: the session model fed by the backend's pump.
+
+use leptos::prelude::*;
+use protocol::session::SessionModel;
+use protocol::ClientFrame;
+use serde::{Deserialize, Serialize};
+
+use crate::bridge;
+
+/// The connection as the status bar shows it (mirrors the backend's `StatusView`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Status {
+    Connecting,
+    Online { latency_ms: Option<u64> },
+    Reconnecting { attempt: u32, in_ms: u64 },
+    Refused { reason: String },
+    Closed { reason: String },
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum PumpEvent {
+    Frame(serde_json::Value),
+    Status(Status),
+    DecodeError(String),
+    Oversize(usize),
+}
+
+/// Everything the play view reads. Cheap to copy: all fields are arena handles.
+#[derive(Clone, Copy)]
+pub struct Table {
+    pub model: RwSignal<SessionModel>,
+    pub status: RwSignal<Status>,
+    /// Lines that did not decode, or were too long: shown once as a notice, never fatal.
+    pub wire_problems: RwSignal<Vec<String>>,
+    pub demo: RwSignal<bool>,
+    /// A title card on stage over the play area (live only, never from a replay).
+    pub overlay: RwSignal<Option<protocol::frame::TitleCard>>,
+}
+
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Table {
+    pub fn new() -> Self {
+        Table {
+            model: RwSignal::new(SessionModel::default()),
+            status: RwSignal::new(Status::Connecting),
+            wire_problems: RwSignal::new(Vec::new()),
+            demo: RwSignal::new(false),
+            overlay: RwSignal::new(None),
+        }
+    }
+
+    /// The channel argument for `join_table` / `play_demo`: batches land in the model.
+    pub fn channel(self) -> String {
+        bridge::channel(move |json| self.deliver(&json))
+    }
+
+    fn deliver(self, json: &str) {
+        let Ok(batch) = serde_json::from_str::<Vec<PumpEvent>>(json) else {
+            self.problem(format!("the backend sent an unreadable batch ({} bytes)", json.len()));
+            return;
+        };
+        let now = now_ms();
+        let mut frames = Vec::with_capacity(batch.len());
+        for event in batch {
+            match event {
+                PumpEvent::Frame(v) => match protocol::codec::decode_server_value(v) {
+                    Ok(f) => frames.push(f),
+                    Err(e) => self.problem(e.to_string()),
+                },
+                PumpEvent::Status(s) => self.status.set(s),
+                PumpEvent::DecodeError(e) => self.problem(e),
+                PumpEvent::Oversize(n) => self.problem(format!("a line of {n} bytes was too long and skipped")),
+            }
+        }
+        if !frames.is_empty() {
+            // One reactive update per batch, however many frames it holds.
+            let mut staged = None;
+            self.model.update(|m| {
+                for f in &frames {
+                    let live = !m.is_replaying();
+                    let changes = m.apply(f, now);
+                    if let (true, Some(key)) = (live, changes.title_card) {
+                        if let Some(protocol::session::EntryBody::TitleCard(card)) =
+                            m.entry_by_key(key).map(|e| &e.body)
+                        {
+                            staged = Some(card.clone());
+                        }
+                    }
+                }
+            });
+            if staged.is_some() {
+                self.overlay.set(staged);
+            }
+        }
+    }
+
+    fn problem(self, text: String) {
+        self.wire_problems.update(|p| {
+            p.push(text);
+            // Keep the notice short: the latest few are enough to diagnose.
+            if p.len() > 5 {
+                p.remove(0);
+            }
+        });
+    }
+
+    /// Sends what the player typed, showing it at once as a pending line.
+    pub fn say(self, text: String) {
+        self.model.update(|m| {
+            m.submit_input(&text, now_ms());
+        });
+        self.send(ClientFrame::input(text));
+    }
+
+    pub fn send(self, frame: ClientFrame) {
+        leptos::task::spawn_local(async move {
+            #[derive(Serialize)]
+            struct Args {
+                frame: ClientFrame,
+            }
+            if let Err(e) = bridge::invoke::<_, ()>("send_frame", &Args { frame }).await {
+                self.problem(e);
+            }
+        });
+    }
+}
