@@ -114,9 +114,7 @@ impl Tables {
     }
 
     pub async fn play_demo(&self, on_event: Channel<PumpBatch>) -> Result<Joined, String> {
-        eprintln!("DEBUG play_demo: leave");
         self.leave().await;
-        eprintln!("DEBUG play_demo: config");
         let (mut config, keys) = local_table::table::demo_config(demo_dir())
             .map_err(|e| format!("the demo table could not start: {e}"))?;
         // Tests and pack authors iterating want the Keeper to type fast.
@@ -126,7 +124,6 @@ impl Tables {
         let table = LocalTable::start(config)
             .await
             .map_err(|e| format!("the demo table could not start: {e}"))?;
-        eprintln!("DEBUG play_demo: started");
         let ticket = table.endpoint_ticket();
         self.inner.lock().await.demo = Some(table);
         // The demo never leaves the machine, whatever the user's network setting.
@@ -151,7 +148,6 @@ impl Tables {
             name: name.filter(|n| !n.trim().is_empty()),
             client_version: env!("CARGO_PKG_VERSION").into(),
         };
-        eprintln!("DEBUG connect");
         let (handle, events) = Session::connect(endpoint, ticket, params)
             .await
             .map_err(|e| e.to_string())?;

@@ -31,7 +31,10 @@ impl Drop for Studio {
         // A failing test leaves a picture of what the window showed, and its text.
         if std::thread::panicking() {
             if let Some(s) = self.session.as_ref() {
-                let name = std::thread::current().name().unwrap_or("test").replace("::", "-");
+                let name = std::thread::current()
+                    .name()
+                    .unwrap_or("test")
+                    .replace("::", "-");
                 s.screenshot(&out_dir().join(format!("FAILED-{name}.png")));
                 if let Some(body) = s.find("body") {
                     eprintln!("window text at failure:\n{}", s.text(&body));

@@ -14,7 +14,9 @@ fn demo_table_plays_a_turn() {
         ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
         ("STUDIO_DEMO_PACING", "fast"),
     ]);
-    let demo = wait_for(Duration::from_secs(30), "the demo button", || s.find("#demo"));
+    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
+        s.find("#demo")
+    });
     s.click(&demo);
     // Joined as keeper: the status bar names the room and the role.
     wait_for(Duration::from_secs(30), "the play view", || {
@@ -22,7 +24,9 @@ fn demo_table_plays_a_turn() {
         t.contains("demo").then_some(())
     });
     wait_for(Duration::from_secs(10), "online", || {
-        s.text(&s.find("#conn-state")?).starts_with("Online").then_some(())
+        s.text(&s.find("#conn-state")?)
+            .starts_with("Online")
+            .then_some(())
     });
     s.screenshot(&out_dir().join("demo-joined.png"));
 

@@ -23,22 +23,26 @@ pub fn ConnectScreen() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let screen = use_context::<RwSignal<Screen>>().expect("screen context");
+    let app_owner = StoredValue::new(use_context::<crate::AppOwner>().expect("app owner"));
     // The table is created before the join so no frame that races the answer is lost.
     let start = move |command: &'static str, args: serde_json::Value| {
         busy.set(true);
         problem.set(None);
-        let table = Table::new();
+        let table = app_owner.with_value(|o| o.0.with(Table::new));
         let mut args = args;
         args["onEvent"] = table.channel().into();
         leptos::task::spawn_local(async move {
             match bridge::invoke::<_, serde_json::Value>(command, &args).await {
                 Ok(joined) => {
                     table.demo.set(joined["demo"].as_bool().unwrap_or(false));
+                    // This screen (and its signals) goes away now.
                     screen.set(Screen::Play(table));
                 }
-                Err(e) => problem.set(Some(e)),
+                Err(e) => {
+                    problem.set(Some(e));
+                    busy.set(false);
+                }
             }
-            busy.set(false);
         });
     };
     let info = LocalResource::new(|| bridge::invoke::<_, StudioInfo>("studio_info", &NoArgs {}));

@@ -12,9 +12,29 @@ mod templates;
 use leptos::prelude::*;
 
 fn main() {
-    console_error_panic_hook::set_once();
+    // A bug must not leave a frozen window: say so on screen (and in the console).
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
+            let doc = body.owner_document().expect("a body has a document");
+            if let Ok(el) = doc.create_element("div") {
+                el.set_id("crash");
+                el.set_text_content(Some(&format!(
+                    "Studio hit a bug and must be restarted: {info}"
+                )));
+                let _ = body.append_child(&el);
+            }
+        }
+    }));
     leptos::mount::mount_to_body(App);
 }
+
+/// The app's root owner, for state that must outlive the screen that created it.
+#[derive(Clone)]
+pub struct AppOwner(pub Owner);
 
 /// Which screen fills the window.
 #[derive(Clone, Copy)]
@@ -33,6 +53,10 @@ fn App() -> impl IntoView {
             let _ = root.set_attribute("lang", locale.get().code());
         }
     });
+    // Tables outlive the connect screen that starts them: their signals belong to the app.
+    provide_context(AppOwner(
+        Owner::current().expect("App runs inside an owner"),
+    ));
     let screen = RwSignal::new(Screen::Connect);
     provide_context(screen);
     view! {

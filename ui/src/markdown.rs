@@ -2,7 +2,7 @@
 //! text, links are inert (their address shows on hover), images show their alt text.
 
 use leptos::prelude::*;
-use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
 
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
@@ -55,13 +55,11 @@ fn parse(source: &str) -> Vec<Node> {
     for event in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH) {
         match event {
             Event::Start(tag) => stack.push((kind_of(tag), Vec::new())),
-            Event::End(TagEnd::HtmlBlock) => {}
-            Event::End(_) => {
-                if stack.len() > 1 {
-                    let (kind, children) = stack.pop().expect("checked");
-                    push(&mut stack, Node::Element(kind, children));
-                }
+            Event::End(_) if stack.len() > 1 => {
+                let (kind, children) = stack.pop().expect("checked");
+                push(&mut stack, Node::Element(kind, children));
             }
+            Event::End(_) => {}
             // Raw HTML is shown, never interpreted.
             Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => {
                 push(&mut stack, Node::Text(t.to_string()))
@@ -75,7 +73,11 @@ fn parse(source: &str) -> Vec<Node> {
     }
     while stack.len() > 1 {
         let (kind, children) = stack.pop().expect("checked");
-        stack.last_mut().expect("root").1.push(Node::Element(kind, children));
+        stack
+            .last_mut()
+            .expect("root")
+            .1
+            .push(Node::Element(kind, children));
     }
     stack.pop().map(|(_, c)| c).unwrap_or_default()
 }
@@ -107,7 +109,9 @@ fn render_one(node: Node) -> AnyView {
                 Kind::Strong => view! { <strong>{inner}</strong> }.into_any(),
                 Kind::Strike => view! { <s>{inner}</s> }.into_any(),
                 // Inert: the address is visible, nothing navigates.
-                Kind::Link(url) => view! { <span class="md-link" title=url>{inner}</span> }.into_any(),
+                Kind::Link(url) => {
+                    view! { <span class="md-link" title=url>{inner}</span> }.into_any()
+                }
                 Kind::Image => view! { <span class="md-image-alt">{inner}</span> }.into_any(),
                 Kind::Root | Kind::Other => view! { <span>{inner}</span> }.into_any(),
             }

@@ -61,7 +61,10 @@ impl Table {
 
     fn deliver(self, json: &str) {
         let Ok(batch) = serde_json::from_str::<Vec<PumpEvent>>(json) else {
-            self.problem(format!("the backend sent an unreadable batch ({} bytes)", json.len()));
+            self.problem(format!(
+                "the backend sent an unreadable batch ({} bytes)",
+                json.len()
+            ));
             return;
         };
         let now = now_ms();
@@ -74,7 +77,9 @@ impl Table {
                 },
                 PumpEvent::Status(s) => self.status.set(s),
                 PumpEvent::DecodeError(e) => self.problem(e),
-                PumpEvent::Oversize(n) => self.problem(format!("a line of {n} bytes was too long and skipped")),
+                PumpEvent::Oversize(n) => {
+                    self.problem(format!("a line of {n} bytes was too long and skipped"))
+                }
             }
         }
         if !frames.is_empty() {

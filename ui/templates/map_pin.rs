@@ -82,7 +82,7 @@ pub fn MapPinView(pin: MapPin) -> impl IntoView {
                 </div>
             </div>
             <figcaption class="lw-map-caption">
-                <span class="lw-map-caption-pin" aria-hidden="true">"⌖"</span>
+                <span class="lw-map-caption-pin" aria-hidden="true"></span>
                 {label}
             </figcaption>
         </figure>

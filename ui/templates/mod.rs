@@ -3,9 +3,6 @@
 //! Every string here came off the wire and is untrusted TEXT: it is only ever placed in
 //! text nodes and attribute values, never parsed as markup. Positions are clamped.
 
-// The play screen wires these in; until every entry point has a caller, keep quiet.
-#![allow(dead_code, unused_imports)]
-
 mod blocks;
 mod clipping;
 mod image;

@@ -21,7 +21,7 @@ const RATIO_TARGET: f64 = 0.9;
 const RSS_TARGET_MIB: f64 = 16.0;
 const DECODE_TARGET: f64 = 100_000.0;
 /// Each size runs this often; the median ratio damps scheduler noise on a 2-core machine.
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 /// How long the decode loop replays the capture.
 const DECODE_TIME: Duration = Duration::from_secs(2);
 
@@ -45,7 +45,13 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("tokio runtime: {e}"))?;
-    println!("bench: loopback, Local-only iroh endpoints, release build, median of {RUNS} runs");
+    // Server and client share this machine's cores: a busy machine lowers the ratio, so say so.
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().next().unwrap_or("?");
+    println!(
+        "bench: loopback, Local-only iroh endpoints, release build, median of {RUNS} runs \
+         (load average {load} before starting)"
+    );
     let mut missed = 0;
     let mut verdict = |pass: bool| {
         missed += usize::from(!pass);
@@ -57,10 +63,16 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
     };
     let (t64, t128, rss_kib) = runtime.block_on(async {
         // The first connection in a process pays for endpoint setup and allocator growth.
-        copy_vs_verified_get(16 << 20, dir).await.map_err(|e| e.to_string())?;
+        copy_vs_verified_get(16 << 20, dir)
+            .await
+            .map_err(|e| e.to_string())?;
         let mut t64 = Vec::new();
         for _ in 0..RUNS {
-            t64.push(copy_vs_verified_get(64 << 20, dir).await.map_err(|e| e.to_string())?);
+            t64.push(
+                copy_vs_verified_get(64 << 20, dir)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            );
         }
         let (mut t128, mut rss_kib) = (Vec::new(), Some(0u64));
         for _ in 0..RUNS {
@@ -131,8 +143,7 @@ fn shared_dir() -> PathBuf {
 /// (frames in the capture, replays, frames/s).
 fn decode_throughput() -> Result<(usize, u64, f64), String> {
     let path = shared_dir().join("conformance/engine-session-2.3.jsonl");
-    let text =
-        std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     // Records are `{"conn", "frame"}` (server → client) or client sends; keep the frames, as
     // the compact lines the engine puts on the wire.
     let mut lines = Vec::new();
@@ -152,7 +163,8 @@ fn decode_throughput() -> Result<(usize, u64, f64), String> {
     let (start, mut replays) = (Instant::now(), 0u64);
     while start.elapsed() < DECODE_TIME {
         for line in &lines {
-            let _ = std::hint::black_box(protocol::codec::decode_server(std::hint::black_box(line)));
+            let _ =
+                std::hint::black_box(protocol::codec::decode_server(std::hint::black_box(line)));
         }
         replays += 1;
     }
@@ -174,7 +186,10 @@ impl RssProbe {
     fn start() -> Self {
         let hwm_reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
         let baseline_kib = status_kib("VmRSS:");
-        let (stop, sampled_kib) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicU64::new(0)));
+        let (stop, sampled_kib) = (
+            Arc::new(AtomicBool::new(false)),
+            Arc::new(AtomicU64::new(0)),
+        );
         let sampler = (!hwm_reset).then(|| {
             let (stop, sampled) = (stop.clone(), sampled_kib.clone());
             std::thread::spawn(move || {

@@ -14,7 +14,8 @@ use transport::endpoint::{bind, NetworkMode};
 use transport::session::{ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle};
 use transport::ticket::parse_ticket;
 
-const USAGE: &str = "usage: cargo xtask dial <ticket> <key> [--name N] [--send JSON]... [--for SECS]
+const USAGE: &str =
+    "usage: cargo xtask dial <ticket> <key> [--name N] [--send JSON]... [--for SECS]
   STUDIO_NETWORK=local keeps the endpoint on 127.0.0.1 (no relays, no address lookup)";
 /// Between two `--send` frames, so replies to one do not interleave with the next.
 const SEND_PAUSE: Duration = Duration::from_millis(500);
@@ -93,7 +94,10 @@ async fn dial(args: Args) -> Result<(), String> {
     let ticket = parse_ticket(&args.ticket).map_err(|e| e.to_string())?;
     let mode = NetworkMode::from_env();
     let endpoint = bind(mode).await.map_err(|e| e.to_string())?;
-    eprintln!("dial: {mode:?} network, joining as {}…", args.name.as_deref().unwrap_or("(no name)"));
+    eprintln!(
+        "dial: {mode:?} network, joining as {}…",
+        args.name.as_deref().unwrap_or("(no name)")
+    );
     let params = JoinParams {
         key: args.key,
         name: args.name,
@@ -141,7 +145,9 @@ fn report(event: SessionEvent) -> Option<Result<(), String>> {
         SessionEvent::Status(status) => {
             eprintln!("dial: status {status:?}");
             match status {
-                ConnectionStatus::Refused { reason } => return Some(Err(format!("refused: {reason}"))),
+                ConnectionStatus::Refused { reason } => {
+                    return Some(Err(format!("refused: {reason}")))
+                }
                 ConnectionStatus::Closed { .. } => return Some(Ok(())),
                 _ => {}
             }

@@ -44,7 +44,6 @@ pub fn build(env: &Env) -> Result<(), String> {
     ] {
         copy(&ui.join(from), &dist.join(to))?;
     }
-    copy_dir(&ui.join("templates"), &dist.join("templates"))?;
     copy_dir(&root().join("assets/fonts"), &dist.join("fonts"))?;
     eprintln!("ui: built {}", dist.display());
     Ok(())

@@ -79,19 +79,26 @@ pub(crate) async fn dial_and_join(
                 }
                 Err(e) => return Err(TransportError::Closed(e.to_string())),
             };
+            // Frames that arrive in the same chunk as the welcome (presence, replay, state…)
+            // belong to the session too: keep every one, answer after the whole chunk.
+            let mut answer = None;
             for event in splitter.push(&chunk) {
                 let event = to_event(event);
-                let answer = match &event {
-                    SessionEvent::Frame(ServerFrame::Welcome(w)) => Some(Ok(w.protocol.clone())),
-                    SessionEvent::Frame(ServerFrame::Error(e)) => {
-                        Some(Err((e.code.as_str().to_string(), e.message.clone())))
-                    }
-                    _ => None,
-                };
-                events.push(event);
-                if let Some(answer) = answer {
-                    return Ok(answer);
+                if answer.is_none() {
+                    answer = match &event {
+                        SessionEvent::Frame(ServerFrame::Welcome(w)) => {
+                            Some(Ok(w.protocol.clone()))
+                        }
+                        SessionEvent::Frame(ServerFrame::Error(e)) => {
+                            Some(Err((e.code.as_str().to_string(), e.message.clone())))
+                        }
+                        _ => None,
+                    };
                 }
+                events.push(event);
+            }
+            if let Some(answer) = answer {
+                return Ok(answer);
             }
         }
     })

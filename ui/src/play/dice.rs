@@ -42,7 +42,12 @@ pub fn DiceLine(dice: Dice) -> impl IntoView {
     }
     let tone = tone(dice.outcome.as_ref());
     let tier = dice.outcome.as_ref().map(|o| o.tier).unwrap_or(0.0);
-    let rolls = dice.rolls.iter().map(|r| number(*r)).collect::<Vec<_>>().join(" ");
+    let rolls = dice
+        .rolls
+        .iter()
+        .map(|r| number(*r))
+        .collect::<Vec<_>>()
+        .join(" ");
     let target = match (dice.target, dice.effective_target) {
         (Some(t), Some(e)) if e != t => Some(format!("≤ {} ({})", number(e), number(t))),
         (Some(t), _) => Some(format!("≤ {}", number(t))),

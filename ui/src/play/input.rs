@@ -63,7 +63,10 @@ pub fn InputBox(table: Table) -> impl IntoView {
                 _ => None,
             };
             cursor.set_value(next);
-            text.set(next.map(|i| history.with_value(|h| h[i].clone())).unwrap_or_default());
+            text.set(
+                next.map(|i| history.with_value(|h| h[i].clone()))
+                    .unwrap_or_default(),
+            );
         }
     };
     view! {

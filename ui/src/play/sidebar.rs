@@ -69,7 +69,7 @@ fn variable_row(v: &Variable) -> impl IntoView {
     };
     view! {
         <div class="variable" class:hidden-var=hidden title=if hidden { "keeper only" } else { "" }>
-            {hidden.then(|| view! { <span class="lock" aria-label="keeper only">"🔒"</span> })}
+            {hidden.then(|| view! { <span class="lock" title="keeper only" aria-label="keeper only"></span> })}
             {body}
         </div>
     }
@@ -132,7 +132,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                             {sc.focus.as_deref().map(|f| view! { <p class="focus">{sanitize_text(f)}</p> })}
                         })}
                         {s.clock.as_ref().map(|c| view! {
-                            <p class="clock">"🕯 "{scalar(&c.time)}{c.round.map(|r| format!(" · round {r}"))}</p>
+                            <p class="clock"><span class="clock-icon" aria-hidden="true"></span>{scalar(&c.time)}{c.round.map(|r| format!(" · round {r}"))}</p>
                         })}
                     </section>
                 })}

@@ -23,7 +23,11 @@ pub fn StatusBar(table: Table) -> impl IntoView {
                 "online",
             ),
             Status::Reconnecting { attempt, in_ms } => (
-                format!("{} ({attempt}, {:.1} s)", tr(l, "status.reconnecting"), in_ms as f64 / 1000.0),
+                format!(
+                    "{} ({attempt}, {:.1} s)",
+                    tr(l, "status.reconnecting"),
+                    in_ms as f64 / 1000.0
+                ),
                 "reconnecting",
             ),
             Status::Refused { reason } => (reason, "refused"),

@@ -84,11 +84,15 @@ fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
     match entry.body {
         EntryBody::Narrative(line) => {
             let speaker = line.speaker.as_str().to_string();
-            let name = line.name.as_deref().map(sanitize_text).unwrap_or_else(|| match line.speaker {
-                Speaker::Kp => "Keeper".into(),
-                Speaker::System => String::new(),
-                _ => String::new(),
-            });
+            let name =
+                line.name
+                    .as_deref()
+                    .map(sanitize_text)
+                    .unwrap_or_else(|| match line.speaker {
+                        Speaker::Kp => "Keeper".into(),
+                        Speaker::System => String::new(),
+                        _ => String::new(),
+                    });
             let text = sanitize_text(&line.text);
             let body = if line.format == TextFormat::Plain && !line.draft {
                 view! { <p>{text}</p> }.into_any()
@@ -104,7 +108,11 @@ fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
             .into_any()
         }
         EntryBody::Dice(dice) => view! { <DiceLine dice=*dice/> }.into_any(),
-        EntryBody::System { level, text, spinner } => view! {
+        EntryBody::System {
+            level,
+            text,
+            spinner,
+        } => view! {
             <p class="entry system" data-level=level.as_str().to_string() class:spinner=spinner>
                 {sanitize_text(&text)}
             </p>
