@@ -12,6 +12,7 @@ fn main() {
             "play_demo",
             "send_frame",
             "leave_table",
+            "mount_panel",
         ]),
     ))
     .expect("tauri-build failed");

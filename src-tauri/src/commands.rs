@@ -54,7 +54,24 @@ pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result
 
 /// Leaves the table (and stops the demo table if it was running).
 #[tauri::command]
-pub async fn leave_table(tables: State<'_, Tables>) -> Result<(), String> {
+pub async fn leave_table(
+    tables: State<'_, Tables>,
+    mounts: State<'_, crate::panel_scheme::Mounts>,
+) -> Result<(), String> {
     tables.leave().await;
+    mounts.clear();
     Ok(())
+}
+
+/// Mounts a tier-2 panel of this viewer's latest manifest: its files fetched and verified into
+/// the cache, served under a fresh random token. Returns the page URL and the bridge nonce.
+#[tauri::command]
+pub async fn mount_panel(
+    tables: State<'_, Tables>,
+    mounts: State<'_, crate::panel_scheme::Mounts>,
+    panel: String,
+    theme: Option<serde_json::Value>,
+) -> Result<crate::panel_scheme::Mounted, String> {
+    let theme = theme.unwrap_or(serde_json::Value::Null);
+    crate::panel_scheme::mount(&tables, &mounts, &panel, &theme).await
 }

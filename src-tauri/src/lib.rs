@@ -2,6 +2,7 @@
 
 mod commands;
 mod media_scheme;
+mod panel_scheme;
 mod table_session;
 
 use table_session::Tables;
@@ -10,13 +11,16 @@ use table_session::Tables;
 pub fn run() {
     tauri::Builder::default()
         .manage(Tables::new())
+        .manage(panel_scheme::Mounts::default())
         .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
+        .register_asynchronous_uri_scheme_protocol(panel_scheme::SCHEME, panel_scheme::serve)
         .invoke_handler(tauri::generate_handler![
             commands::studio_info,
             commands::join_table,
             commands::play_demo,
             commands::send_frame,
             commands::leave_table,
+            commands::mount_panel,
         ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");

@@ -18,6 +18,8 @@ use transport::ticket::parse_ticket;
 const PUMP_INTERVAL: Duration = Duration::from_millis(16);
 
 /// What the UI receives, in arrival order, batched.
+// Nearly every event is a frame: boxing it would add an allocation per frame for nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PumpEvent {
@@ -69,13 +71,19 @@ struct Inner {
 pub struct Tables {
     inner: Mutex<Inner>,
     cache: std::sync::OnceLock<MediaCache>,
+    /// The latest `ui_manifest` the table sent (the backend's own copy, for `mount_panel`).
+    manifest: Manifest,
 }
+
+/// This viewer's panel list, as last received.
+pub type Manifest = std::sync::Arc<std::sync::Mutex<Vec<protocol::frame::UiManifestPanel>>>;
 
 impl Tables {
     pub fn new() -> Self {
         Tables {
             inner: Mutex::new(Inner::default()),
             cache: std::sync::OnceLock::new(),
+            manifest: Manifest::default(),
         }
     }
 
@@ -91,6 +99,16 @@ impl Tables {
         let cache = MediaCache::open(dir, transport::media_cache::DEFAULT_CAP_BYTES)
             .map_err(|e| format!("opening the media cache: {e}"))?;
         Ok(self.cache.get_or_init(|| cache))
+    }
+
+    /// The panel `id` of the latest manifest, if this viewer has it.
+    pub fn panel(&self, id: &str) -> Option<protocol::frame::UiManifestPanel> {
+        self.manifest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|p| p.id == id)
+            .cloned()
     }
 
     pub async fn session(&self) -> Option<SessionHandle> {
@@ -152,7 +170,11 @@ impl Tables {
             .await
             .map_err(|e| e.to_string())?;
         self.inner.lock().await.session = Some(handle);
-        tauri::async_runtime::spawn(pump(events, on_event));
+        self.manifest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+        tauri::async_runtime::spawn(pump(events, on_event, self.manifest.clone()));
         Ok(())
     }
 
@@ -169,6 +191,10 @@ impl Tables {
         if let Some(s) = session {
             s.close();
         }
+        self.manifest
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
         if let Some(t) = demo {
             t.shutdown().await;
         }
@@ -187,11 +213,22 @@ fn demo_dir() -> PathBuf {
 }
 
 /// Forwards session events to the UI, at most one batch per [`PUMP_INTERVAL`].
-async fn pump(mut events: mpsc::Receiver<SessionEvent>, channel: Channel<PumpBatch>) {
+async fn pump(
+    mut events: mpsc::Receiver<SessionEvent>,
+    channel: Channel<PumpBatch>,
+    manifest: Manifest,
+) {
+    let track = |event: &SessionEvent| {
+        if let SessionEvent::Frame(ServerFrame::UiManifest(m)) = event {
+            *manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
+        }
+    };
     while let Some(first) = events.recv().await {
+        track(&first);
         let mut batch = vec![to_pump(first)];
         tokio::time::sleep(PUMP_INTERVAL).await;
         while let Ok(more) = events.try_recv() {
+            track(&more);
             batch.push(to_pump(more));
         }
         if channel.send(batch).is_err() {
