@@ -4,6 +4,8 @@ mod bridge;
 mod connect;
 mod i18n;
 mod markdown;
+#[path = "../panels/mod.rs"]
+mod panels;
 mod play;
 mod table;
 #[path = "../templates/mod.rs"]

@@ -71,7 +71,10 @@ impl Table {
         let mut frames = Vec::with_capacity(batch.len());
         for event in batch {
             match event {
-                PumpEvent::Frame(v) => match protocol::codec::decode_server_value(v) {
+                PumpEvent::Frame(mut v) => match {
+                    protocol::session::sanitize_value(&mut v);
+                    protocol::codec::decode_server_value(v)
+                } {
                     Ok(f) => frames.push(f),
                     Err(e) => self.problem(e.to_string()),
                 },

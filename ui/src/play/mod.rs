@@ -28,12 +28,14 @@ pub fn PlayView(table: Table) -> impl IntoView {
             t.clear();
         }
     });
+    provide_context(crate::panels::PanelsCtx::new(table));
     view! {
         <section class="play">
             <status::StatusBar table=table/>
             <div class="play-body">
                 <div class="play-main">
                     <transcript::Transcript table=table/>
+                    <crate::panels::TrayPanels table=table/>
                     <input::InputBox table=table/>
                     {move || table.overlay.get().map(|card| view! {
                         <TitleCardOverlay
@@ -45,6 +47,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 </div>
                 <sidebar::Sidebar table=table/>
             </div>
+            <crate::panels::ModalHost table=table/>
         </section>
     }
 }

@@ -181,6 +181,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
             {move || table.model.with(|m| m.sidebar().to_vec()).into_iter().map(|region| view! {
                 <section class="card ui-region"><UiBlocksView blocks=region.blocks on_choice=on_choice/></section>
             }).collect_view()}
+            <crate::panels::SidebarPanels table=table/>
         </aside>
     }
 }

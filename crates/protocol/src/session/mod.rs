@@ -20,7 +20,7 @@ use crate::frame::{
 };
 
 pub use changes::Changes;
-pub use sanitize::sanitize_text;
+pub use sanitize::{sanitize_text, sanitize_value};
 pub use transcript::{
     Entry, EntryBody, InlineUi, InputFailure, NarrativeLine, PendingInput, Transcript,
 };
