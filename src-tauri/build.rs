@@ -12,6 +12,9 @@ fn main() {
             "play_demo",
             "send_frame",
             "leave_table",
+            "list_saved_tables",
+            "join_saved_table",
+            "forget_saved_table",
             "mount_panel",
         ]),
     ))

@@ -5,6 +5,7 @@ use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::State;
 
+use crate::saved_tables::SavedTable;
 use crate::table_session::{Joined, PumpBatch, Tables};
 
 /// What the connect screen shows about this build.
@@ -74,4 +75,26 @@ pub async fn mount_panel(
 ) -> Result<crate::panel_scheme::Mounted, String> {
     let theme = theme.unwrap_or(serde_json::Value::Null);
     crate::panel_scheme::mount(&tables, &mounts, &panel, &theme).await
+}
+
+/// Tables joined before, most recent first (no keys: those stay in the keyring).
+#[tauri::command]
+pub fn list_saved_tables(tables: State<'_, Tables>) -> Vec<SavedTable> {
+    tables.saved.list()
+}
+
+/// Rejoins a saved table with its stored key.
+#[tauri::command]
+pub async fn join_saved_table(
+    tables: State<'_, Tables>,
+    id: String,
+    on_event: Channel<PumpBatch>,
+) -> Result<Joined, String> {
+    tables.join_saved(&id, on_event).await
+}
+
+/// Forgets a saved table and its key.
+#[tauri::command]
+pub fn forget_saved_table(tables: State<'_, Tables>, id: String) -> Result<(), String> {
+    tables.saved.forget(&id)
 }

@@ -3,6 +3,7 @@
 mod commands;
 mod media_scheme;
 mod panel_scheme;
+mod saved_tables;
 mod table_session;
 
 use table_session::Tables;
@@ -20,6 +21,9 @@ pub fn run() {
             commands::play_demo,
             commands::send_frame,
             commands::leave_table,
+            commands::list_saved_tables,
+            commands::join_saved_table,
+            commands::forget_saved_table,
             commands::mount_panel,
         ])
         .run(tauri::generate_context!())

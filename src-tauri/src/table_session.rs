@@ -14,6 +14,8 @@ use transport::media_cache::MediaCache;
 use transport::session::{ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle};
 use transport::ticket::parse_ticket;
 
+use crate::saved_tables::SavedTables;
+
 /// At most one emit per frame interval: a replay burst becomes a few IPC calls, not thousands.
 const PUMP_INTERVAL: Duration = Duration::from_millis(16);
 
@@ -62,6 +64,13 @@ pub struct Joined {
     pub demo: bool,
 }
 
+/// What to remember once the table's welcome names the room and role.
+pub struct Remember {
+    pub ticket: String,
+    pub key: String,
+    pub saved: std::sync::Arc<SavedTables>,
+}
+
 #[derive(Default)]
 struct Inner {
     session: Option<SessionHandle>,
@@ -73,6 +82,7 @@ pub struct Tables {
     cache: std::sync::OnceLock<MediaCache>,
     /// The latest `ui_manifest` the table sent (the backend's own copy, for `mount_panel`).
     manifest: Manifest,
+    pub saved: std::sync::Arc<SavedTables>,
 }
 
 /// This viewer's panel list, as last received.
@@ -84,6 +94,7 @@ impl Tables {
             inner: Mutex::new(Inner::default()),
             cache: std::sync::OnceLock::new(),
             manifest: Manifest::default(),
+            saved: std::sync::Arc::new(SavedTables::new(studio_dir())),
         }
     }
 
@@ -122,13 +133,32 @@ impl Tables {
         name: Option<String>,
         on_event: Channel<PumpBatch>,
     ) -> Result<Joined, String> {
-        let ticket = parse_ticket(ticket).map_err(|e| e.to_string())?;
+        let parsed = parse_ticket(ticket).map_err(|e| e.to_string())?;
         self.leave().await;
         let endpoint = bind(NetworkMode::from_env())
             .await
             .map_err(|e| e.to_string())?;
-        self.connect(endpoint, ticket, key, name, on_event).await?;
+        let remember = Remember {
+            ticket: parsed.to_string(),
+            key: key.clone(),
+            saved: self.saved.clone(),
+        };
+        self.connect(endpoint, parsed, key, name, on_event, Some(remember))
+            .await?;
         Ok(Joined { demo: false })
+    }
+
+    /// Rejoins a saved table with its stored key.
+    pub async fn join_saved(
+        &self,
+        id: &str,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<Joined, String> {
+        let (table, key) = self
+            .saved
+            .get(id)
+            .ok_or("that saved table has no key any more: join it again with its invite key")?;
+        self.join(&table.ticket, key, None, on_event).await
     }
 
     pub async fn play_demo(&self, on_event: Channel<PumpBatch>) -> Result<Joined, String> {
@@ -148,7 +178,7 @@ impl Tables {
         let endpoint = bind(NetworkMode::LocalOnly)
             .await
             .map_err(|e| e.to_string())?;
-        self.connect(endpoint, ticket, keys.keeper, None, on_event)
+        self.connect(endpoint, ticket, keys.keeper, None, on_event, None)
             .await?;
         Ok(Joined { demo: true })
     }
@@ -160,6 +190,7 @@ impl Tables {
         key: String,
         name: Option<String>,
         on_event: Channel<PumpBatch>,
+        remember: Option<Remember>,
     ) -> Result<(), String> {
         let params = JoinParams {
             key,
@@ -174,7 +205,7 @@ impl Tables {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
-        tauri::async_runtime::spawn(pump(events, on_event, self.manifest.clone()));
+        tauri::async_runtime::spawn(pump(events, on_event, self.manifest.clone(), remember));
         Ok(())
     }
 
@@ -201,27 +232,45 @@ impl Tables {
     }
 }
 
-/// Where the demo table keeps its keys, media and room state.
-fn demo_dir() -> PathBuf {
+/// Studio's own files: saved tables, the demo table (`STUDIO_DATA_DIR` moves them).
+fn studio_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
-        return PathBuf::from(dir).join("demo-table");
+        return PathBuf::from(dir);
     }
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .unwrap_or_default();
-    home.join(".loreweaver/studio/demo-table")
+    home.join(".loreweaver/studio")
 }
 
-/// Forwards session events to the UI, at most one batch per [`PUMP_INTERVAL`].
+/// Where the demo table keeps its keys, media and room state.
+fn demo_dir() -> PathBuf {
+    studio_dir().join("demo-table")
+}
+
+/// Forwards session events to the UI, at most one batch per [`PUMP_INTERVAL`], keeping the
+/// backend's copy of the manifest and saving the table once its welcome names room and role.
 async fn pump(
     mut events: mpsc::Receiver<SessionEvent>,
     channel: Channel<PumpBatch>,
     manifest: Manifest,
+    mut remember: Option<Remember>,
 ) {
-    let track = |event: &SessionEvent| {
-        if let SessionEvent::Frame(ServerFrame::UiManifest(m)) = event {
+    let mut track = |event: &SessionEvent| match event {
+        SessionEvent::Frame(ServerFrame::UiManifest(m)) => {
             *manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
         }
+        SessionEvent::Frame(ServerFrame::Welcome(w)) => {
+            if let Some(r) = remember.take() {
+                if let Err(e) = r
+                    .saved
+                    .remember(&r.ticket, &w.room, w.you.role.as_str(), &r.key)
+                {
+                    tracing::warn!("could not save the table: {e}");
+                }
+            }
+        }
+        _ => {}
     };
     while let Some(first) = events.recv().await {
         track(&first);

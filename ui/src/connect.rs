@@ -14,6 +14,16 @@ struct StudioInfo {
     protocol_version: String,
 }
 
+/// A table joined before (the key stays in the backend's keyring).
+#[derive(Clone, Debug, Deserialize)]
+struct SavedTable {
+    id: String,
+    name: String,
+    ticket: String,
+    room: String,
+    role: String,
+}
+
 #[component]
 pub fn ConnectScreen() -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale context");
@@ -46,6 +56,16 @@ pub fn ConnectScreen() -> impl IntoView {
         });
     };
     let info = LocalResource::new(|| bridge::invoke::<_, StudioInfo>("studio_info", &NoArgs {}));
+    let saved = LocalResource::new(|| {
+        bridge::invoke::<_, Vec<SavedTable>>("list_saved_tables", &NoArgs {})
+    });
+    let forget = move |id: String| {
+        leptos::task::spawn_local(async move {
+            let _ = bridge::invoke::<_, ()>("forget_saved_table", &serde_json::json!({ "id": id }))
+                .await;
+            saved.refetch();
+        });
+    };
 
     let submit = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
@@ -74,6 +94,31 @@ pub fn ConnectScreen() -> impl IntoView {
                 <h1>"Loreweaver Studio"</h1>
                 <p class="tagline">{t("app.tagline")}</p>
             </header>
+            {move || saved.get().and_then(Result::ok).filter(|l| !l.is_empty()).map(|tables| view! {
+                <section class="saved-tables" aria-label=t("connect.saved")>
+                    <h2>{t("connect.saved")}</h2>
+                    <ul>
+                        {tables.into_iter().enumerate().map(|(i, table)| {
+                            let id = table.id.clone();
+                            let id_forget = table.id.clone();
+                            view! {
+                                <li class="saved-table" class:last=i == 0>
+                                    <button class="saved-join" type="button" disabled=move || busy.get()
+                                        autofocus=i == 0
+                                        on:click=move |_| start("join_saved_table", serde_json::json!({ "id": id.clone() }))>
+                                        <span class="saved-name">{table.name.clone()}</span>
+                                        <span class="saved-meta">{table.room.clone()}" · "{table.role.clone()}</span>
+                                        <span class="saved-ticket">{table.ticket.chars().take(24).collect::<String>()}"…"</span>
+                                    </button>
+                                    <button class="saved-forget link" type="button" title=t("connect.forget")
+                                        aria-label=t("connect.forget")
+                                        on:click=move |_| forget(id_forget.clone())>"×"</button>
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </section>
+            })}
             <form class="connect-card" on:submit=submit>
                 <h2>{t("connect.title")}</h2>
                 <label for="ticket">{t("connect.ticket")}</label>
@@ -110,10 +155,7 @@ pub fn ConnectScreen() -> impl IntoView {
                         Some(Err(_)) => tr(locale.get(), "about.offline").to_string(),
                     }}
                 </span>
-                <button class="link" type="button"
-                    on:click=move |_| locale.update(|l| *l = if *l == Locale::En { Locale::Zh } else { Locale::En })>
-                    {t("locale.switch")}
-                </button>
+                <crate::prefs::PrefSwitches/>
             </footer>
         </section>
     }

@@ -7,6 +7,7 @@ mod markdown;
 #[path = "../panels/mod.rs"]
 mod panels;
 mod play;
+mod prefs;
 mod table;
 #[path = "../templates/mod.rs"]
 mod templates;
@@ -47,14 +48,9 @@ pub enum Screen {
 
 #[component]
 fn App() -> impl IntoView {
-    let locale = RwSignal::new(i18n::Locale::detect());
-    provide_context(locale);
-    // Screen readers and fonts follow the UI language.
-    Effect::new(move |_| {
-        if let Some(root) = document().document_element() {
-            let _ = root.set_attribute("lang", locale.get().code());
-        }
-    });
+    let prefs = prefs::Prefs::load();
+    provide_context(prefs);
+    provide_context(prefs.locale);
     // Tables outlive the connect screen that starts them: their signals belong to the app.
     provide_context(AppOwner(
         Owner::current().expect("App runs inside an owner"),

@@ -12,6 +12,7 @@ const APT_PACKAGES: &[&str] = &[
     "librsvg2-dev",
     "libayatana-appindicator3-dev",
     "libasound2-dev",
+    "libdbus-1-dev",
     "xvfb",
     "xauth",
     "webkit2gtk-driver",

@@ -79,6 +79,7 @@ fn variable_row(v: &Variable) -> impl IntoView {
 pub fn Sidebar(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let state = Memo::new(move |_| table.model.with(|m| m.state.clone()));
+    let regions = Memo::new(move |_| table.model.with(|m| m.sidebar().to_vec()));
     let on_choice = Callback::new(move |input: String| table.say(input));
     let section = move |key: &'static str| tr(locale.get(), key);
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
@@ -178,9 +179,11 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                     }).collect_view()}
                 </section>
             })}
-            {move || table.model.with(|m| m.sidebar().to_vec()).into_iter().map(|region| view! {
+            // Keyed by region and revision: an unchanged region keeps its DOM (and its images'
+            // loaded state) however often the model changes; a changed one is built afresh.
+            <For each=move || regions.get() key=|r| (r.key, r.rev) let:region>
                 <section class="card ui-region"><UiBlocksView blocks=region.blocks on_choice=on_choice/></section>
-            }).collect_view()}
+            </For>
             <crate::panels::SidebarPanels table=table/>
         </aside>
     }

@@ -1,0 +1,85 @@
+//! The player's own settings (language, theme), kept in the WebView's local storage.
+
+use leptos::prelude::*;
+
+use crate::i18n::Locale;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Theme {
+    Dark,
+    Light,
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+fn store(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+/// Reactive settings, provided as context by the app.
+#[derive(Clone, Copy)]
+pub struct Prefs {
+    pub locale: RwSignal<Locale>,
+    pub theme: RwSignal<Theme>,
+}
+
+impl Prefs {
+    pub fn load() -> Self {
+        let locale = match load("studio.locale").as_deref() {
+            Some("zh") => Locale::Zh,
+            Some("en") => Locale::En,
+            _ => Locale::detect(),
+        };
+        let theme = match load("studio.theme").as_deref() {
+            Some("light") => Theme::Light,
+            _ => Theme::Dark,
+        };
+        let prefs = Prefs {
+            locale: RwSignal::new(locale),
+            theme: RwSignal::new(theme),
+        };
+        // Apply to the document and remember every change.
+        Effect::new(move |_| {
+            let l = prefs.locale.get();
+            store("studio.locale", l.code());
+            if let Some(root) = document().document_element() {
+                let _ = root.set_attribute("lang", l.code());
+            }
+        });
+        Effect::new(move |_| {
+            let t = prefs.theme.get();
+            let name = if t == Theme::Light { "light" } else { "dark" };
+            store("studio.theme", name);
+            if let Some(root) = document().document_element() {
+                let _ = root.set_attribute("data-theme", name);
+            }
+        });
+        prefs
+    }
+}
+
+/// The language and theme switches, for the connect screen's footer and the status bar.
+#[component]
+pub fn PrefSwitches() -> impl IntoView {
+    let prefs = use_context::<Prefs>().expect("prefs");
+    let locale = prefs.locale;
+    let theme = prefs.theme;
+    view! {
+        <button class="link" id="locale-switch" type="button"
+            on:click=move |_| locale.update(|l| *l = if *l == Locale::En { Locale::Zh } else { Locale::En })>
+            {move || crate::i18n::tr(locale.get(), "locale.switch")}
+        </button>
+        <button class="link" id="theme-switch" type="button"
+            on:click=move |_| theme.update(|t| *t = if *t == Theme::Dark { Theme::Light } else { Theme::Dark })>
+            {move || crate::i18n::tr(locale.get(), if theme.get() == Theme::Dark { "theme.light" } else { "theme.dark" })}
+        </button>
+    }
+}
