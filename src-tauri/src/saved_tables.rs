@@ -42,7 +42,7 @@ impl SavedTables {
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default();
-        tables.sort_by(|a, b| b.last_used_ms.cmp(&a.last_used_ms));
+        tables.sort_by_key(|t| std::cmp::Reverse(t.last_used_ms));
         tables
     }
 

@@ -4,6 +4,8 @@
 //! `TAURI_DRIVER` and `STUDIO_E2E_OUT` (where screenshots go).
 
 mod driver;
+pub mod peers;
+pub mod play;
 mod webdriver;
 
 pub use driver::TauriDriver;

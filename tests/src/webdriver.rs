@@ -14,6 +14,13 @@ pub struct Session {
 #[derive(Clone, Debug)]
 pub struct Element(String);
 
+impl Element {
+    /// The element as a script argument (`arguments[i]` in [`Session::execute`]).
+    pub fn to_json(&self) -> Value {
+        json!({ ELEMENT_KEY: self.0 })
+    }
+}
+
 impl Session {
     pub fn new(driver_url: &str, app: &str, args: &[&str]) -> Self {
         let agent: ureq::Agent = ureq::Agent::config_builder()
@@ -124,6 +131,54 @@ impl Session {
             "/execute/sync",
             json!({"script": script, "args": args}),
         )
+    }
+
+    /// Runs `script` with `el` as `arguments[0]` and returns its value.
+    pub fn execute_on(&self, el: &Element, script: &str) -> Result<Value, String> {
+        self.execute(script, json!([el.to_json()]))
+    }
+
+    /// A computed style property of `el` (camelCase, e.g. `borderLeftColor`).
+    pub fn computed_style(&self, el: &Element, property: &str) -> String {
+        self.execute(
+            "return getComputedStyle(arguments[0])[arguments[1]];",
+            json!([el.to_json(), property]),
+        )
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+    }
+
+    /// Scrolls `el` to the middle of its scroller (so a screenshot shows all of it).
+    pub fn scroll_into_view(&self, el: &Element) {
+        let _ = self.execute_on(
+            el,
+            "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});",
+        );
+    }
+
+    /// Saves a PNG of one element; falls back to the whole window where the driver cannot.
+    pub fn element_screenshot(&self, el: &Element, path: &Path) {
+        match self.call("GET", &format!("/element/{}/screenshot", el.0), Value::Null) {
+            Ok(Value::String(b64)) => {
+                let png = base64::engine::general_purpose::STANDARD
+                    .decode(b64)
+                    .expect("screenshot is base64");
+                std::fs::write(path, png).expect("writing the screenshot");
+            }
+            _ => self.screenshot(path),
+        }
+    }
+
+    /// Switches into the iframe `el` (WebDriver POST /frame); later finds and scripts run there.
+    pub fn switch_to_frame(&self, el: &Element) -> Result<(), String> {
+        self.call("POST", "/frame", json!({ "id": { ELEMENT_KEY: el.0 } }))
+            .map(|_| ())
+    }
+
+    /// Back to the top-level document.
+    pub fn switch_to_top(&self) {
+        let _ = self.call("POST", "/frame", json!({ "id": null }));
     }
 
     /// Saves a PNG of the window.

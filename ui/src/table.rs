@@ -71,13 +71,14 @@ impl Table {
         let mut frames = Vec::with_capacity(batch.len());
         for event in batch {
             match event {
-                PumpEvent::Frame(mut v) => match {
+                PumpEvent::Frame(mut v) => {
+                    // Every wire string is sanitized once, here, before anything reads it.
                     protocol::session::sanitize_value(&mut v);
-                    protocol::codec::decode_server_value(v)
-                } {
-                    Ok(f) => frames.push(f),
-                    Err(e) => self.problem(e.to_string()),
-                },
+                    match protocol::codec::decode_server_value(v) {
+                        Ok(f) => frames.push(f),
+                        Err(e) => self.problem(e.to_string()),
+                    }
+                }
                 PumpEvent::Status(s) => self.status.set(s),
                 PumpEvent::DecodeError(e) => self.problem(e),
                 PumpEvent::Oversize(n) => {

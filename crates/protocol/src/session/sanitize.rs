@@ -20,11 +20,8 @@ fn is_stripped(c: char) -> bool {
 pub fn sanitize_value(value: &mut serde_json::Value) {
     use serde_json::Value;
     match value {
-        Value::String(s) => {
-            if s.chars().any(is_stripped) {
-                *s = sanitize_text(s);
-            }
-        }
+        Value::String(s) if s.chars().any(is_stripped) => *s = sanitize_text(s),
+        Value::String(_) => {}
         Value::Array(items) => items.iter_mut().for_each(sanitize_value),
         Value::Object(map) => {
             if map.keys().any(|k| k.chars().any(is_stripped)) {

@@ -309,3 +309,53 @@ fn engine_capture_then_a_reconnect() {
     m.apply(&state(false), now);
     assert_eq!(m.len(), count, "{:?}", shown(&m));
 }
+
+#[test]
+fn a_keeper_line_streamed_around_an_npc_is_not_replayed_twice() {
+    // Live: the Keeper's draft opens, Martha speaks while it streams, the draft closes.
+    let mut m = SessionModel::new();
+    join(&mut m);
+    m.apply(&line("p1", "player", Some("Alice"), "I knock."), 0.0);
+    m.apply(&delta("k1", "Rain needles sideways. "), 0.0);
+    m.apply(&line("n1", "npc", Some("Martha"), "Come in."), 0.0);
+    m.apply(&delta("k1", "Martha holds the door."), 0.0);
+    m.apply(
+        &kp("k1", "Rain needles sideways. Martha holds the door."),
+        0.0,
+    );
+    m.apply(
+        &line("p2", "player", Some("Alice"), "I search the desk."),
+        0.0,
+    );
+    m.apply(&dice("Alice", 7), 0.0);
+    m.apply(&kp("k2", "A letter."), 0.0);
+    m.apply(&state(false), 0.0);
+    let before = shown(&m);
+    assert_eq!(
+        before[1],
+        "kp:Rain needles sideways. Martha holds the door."
+    );
+    assert_eq!(before[2], "npc:Come in.");
+
+    // History records the Keeper line when it closed: after Martha's.
+    m.begin_rejoin();
+    join(&mut m);
+    m.apply(&line("r1", "player", Some("Alice"), "I knock."), 0.0);
+    m.apply(&line("r2", "npc", Some("Martha"), "Come in."), 0.0);
+    m.apply(
+        &kp("r3", "Rain needles sideways. Martha holds the door."),
+        0.0,
+    );
+    m.apply(
+        &line("r4", "player", Some("Alice"), "I search the desk."),
+        0.0,
+    );
+    m.apply(&dice("Alice", 7), 0.0);
+    m.apply(&kp("r5", "A letter."), 0.0);
+    m.apply(&kp("r6", "Something new."), 0.0);
+    m.apply(&state(false), 0.0);
+    let after = shown(&m);
+    assert_eq!(after.len(), before.len() + 1, "{after:?}");
+    assert_eq!(after[..before.len()], before[..]);
+    assert_eq!(after.last().unwrap(), "kp:Something new.");
+}

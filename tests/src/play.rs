@@ -1,0 +1,119 @@
+//! Steps a player takes in the window, and what the play view shows, read in one script call.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::{wait_for, Session};
+
+/// One transcript entry as the reader sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The entry's classes (`entry narrative draft`, `entry dice`, …).
+    pub class: String,
+    /// `data-speaker` for narrative lines, else empty.
+    pub speaker: String,
+    pub text: String,
+}
+
+impl Line {
+    pub fn is_narrative(&self) -> bool {
+        self.class.split(' ').any(|c| c == "narrative")
+    }
+    pub fn is_pending(&self) -> bool {
+        self.class.split(' ').any(|c| c == "pending")
+    }
+    pub fn is_draft(&self) -> bool {
+        self.class.split(' ').any(|c| c == "draft")
+    }
+}
+
+/// Every transcript entry in the DOM, in order.
+pub fn transcript(s: &Session) -> Vec<Line> {
+    let v = s
+        .execute(
+            "return [...document.querySelectorAll('.transcript .entry')].map(e => \
+             [e.className, e.dataset.speaker || '', e.innerText]);",
+            json!([]),
+        )
+        .unwrap_or(Value::Null);
+    v.as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|r| Line {
+                    class: r[0].as_str().unwrap_or_default().to_string(),
+                    speaker: r[1].as_str().unwrap_or_default().to_string(),
+                    text: r[2].as_str().unwrap_or_default().to_string(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Final narrative lines (no drafts, no pending echoes).
+pub fn narrative(s: &Session) -> Vec<Line> {
+    transcript(s)
+        .into_iter()
+        .filter(|l| l.is_narrative() && !l.is_draft() && !l.is_pending())
+        .collect()
+}
+
+/// Types `text` into the input and presses Enter.
+pub fn say(s: &Session, text: &str) {
+    let input = wait_for(Duration::from_secs(10), "an enabled input box", || {
+        let el = s.find("#input:not([disabled])")?;
+        Some(el)
+    });
+    s.type_text(&input, &format!("{text}\u{E007}"));
+}
+
+/// Waits until the status bar says Online.
+pub fn wait_online(s: &Session, timeout: Duration) {
+    wait_for(timeout, "the status bar to say Online", || {
+        s.text(&s.find("#conn-state")?)
+            .starts_with("Online")
+            .then_some(())
+    });
+}
+
+/// Waits for the Keeper's turn to end (the busy indicator gone, no draft left).
+pub fn wait_turn_end(s: &Session, timeout: Duration) {
+    // The indicator may not have appeared yet: give it a moment, then wait for calm.
+    std::thread::sleep(Duration::from_millis(300));
+    wait_for(timeout, "the turn to end", || {
+        (s.find("#turn").is_none() && s.find(".transcript .entry.draft").is_none()).then_some(())
+    });
+}
+
+/// Sends a free-text action and waits for its echo and the Keeper's whole turn.
+pub fn play_turn(s: &Session, text: &str) {
+    say(s, text);
+    wait_for(Duration::from_secs(15), "my echoed line", || {
+        narrative(s)
+            .iter()
+            .any(|l| l.speaker == "player" && l.text.contains(text))
+            .then_some(())
+    });
+    wait_turn_end(s, Duration::from_secs(60));
+}
+
+/// Fills the connect screen and presses Join.
+pub fn join(s: &Session, ticket: &str, key: &str) {
+    let field = wait_for(Duration::from_secs(30), "the ticket field", || {
+        s.find("#ticket")
+    });
+    s.clear(&field);
+    s.type_text(&field, ticket);
+    let key_field = s.find("#key").expect("key field");
+    s.clear(&key_field);
+    s.type_text(&key_field, key);
+    s.click(&s.find("#join").expect("join button"));
+}
+
+/// Waits for the connect screen's problem line to say something.
+pub fn wait_problem(s: &Session, timeout: Duration) -> String {
+    wait_for(timeout, "a problem on the connect screen", || {
+        let t = s.text(&s.find(".problem")?);
+        (!t.trim().is_empty()).then_some(t)
+    })
+}

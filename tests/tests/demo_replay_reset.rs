@@ -1,0 +1,110 @@
+//! The demo table's history in the real window: leaving and joining again shows the replay
+//! (once), and the keeper's `.reset` clears the transcript (`state` with `reset: true`).
+
+use std::time::Duration;
+
+use studio_e2e::peers::fresh_dir;
+use studio_e2e::play::{narrative, play_turn, say, transcript, wait_online};
+use studio_e2e::{open_studio_with, out_dir, wait_for, Session};
+
+fn join_demo(s: &Session) {
+    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
+        s.find("#demo")
+    });
+    s.click(&demo);
+    wait_for(Duration::from_secs(30), "the play view", || {
+        s.text(&s.find("#room")?).contains("demo").then_some(())
+    });
+    wait_online(s, Duration::from_secs(15));
+}
+
+#[test]
+fn demo_replay_after_a_rejoin_and_reset_clears() {
+    let data = fresh_dir("replay-reset");
+    let cache = data.join("cache");
+    let s = open_studio_with(&[
+        ("STUDIO_DATA_DIR", data.to_str().unwrap()),
+        ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
+        ("STUDIO_DEMO_PACING", "fast"),
+    ]);
+    join_demo(&s);
+    // A fresh room: nothing to replay yet.
+    assert!(
+        narrative(&s).iter().all(|l| l.speaker != "kp"),
+        "a fresh demo room starts empty"
+    );
+    say(&s, ".coc Alice");
+    wait_for(Duration::from_secs(15), "the character sheet", || {
+        s.find("#character .resource .meter-fill")
+    });
+    play_turn(&s, "I knock on the cottage door.");
+    play_turn(&s, "I search the desk for letters.");
+    let played: Vec<(String, String)> = narrative(&s)
+        .into_iter()
+        .filter(|l| l.speaker != "system" && !l.text.contains(".coc"))
+        .map(|l| (l.speaker, l.text))
+        .collect();
+    assert!(
+        played.iter().filter(|(sp, _)| sp == "kp").count() >= 2,
+        "the Keeper answered: {played:?}"
+    );
+    let dice_before = s.find_all(".transcript .entry.dice").len();
+    assert!(dice_before >= 1, "the Spot Hidden check was rolled");
+
+    // Leave (the demo table stops, persisting the room) and join again: a plain join, no
+    // reconnect, so the whole replay is new to this fresh play view — and shown once.
+    s.click(&s.find("#leave").expect("leave button"));
+    join_demo(&s);
+    wait_for(Duration::from_secs(15), "the replay", || {
+        let now: Vec<(String, String)> = narrative(&s)
+            .into_iter()
+            .map(|l| (l.speaker, l.text))
+            .collect();
+        played.iter().all(|p| now.contains(p)).then_some(())
+    });
+    std::thread::sleep(Duration::from_secs(1));
+    s.screenshot(&out_dir().join("demo-replay.png"));
+    let replayed: Vec<(String, String)> = narrative(&s)
+        .into_iter()
+        .map(|l| (l.speaker, l.text))
+        .collect();
+    assert_eq!(
+        replayed, played,
+        "the replay shows the story lines in order, once (command echoes stay backstage)"
+    );
+    assert_eq!(
+        s.find_all(".transcript .entry.dice").len(),
+        dice_before,
+        "the dice are replayed once"
+    );
+    // The character survived the leave: the state frame brought it back.
+    assert!(s.find("#character .resource").is_some(), "the sheet is back");
+
+    // The keeper resets the campaign: the transcript clears and the sheet goes.
+    say(&s, ".reset");
+    wait_for(Duration::from_secs(15), "the transcript to clear", || {
+        let lines = transcript(&s);
+        (!lines.iter().any(|l| l.speaker == "kp" || l.class.contains("dice"))).then_some(())
+    });
+    wait_for(Duration::from_secs(10), "the sheet to go", || {
+        s.find("#character").is_none().then_some(())
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let left = transcript(&s);
+    assert!(
+        left.iter()
+            .all(|l| !l.is_narrative() || l.speaker == "system" || l.text.contains(".reset")),
+        "only the reset's own lines may remain: {left:?}"
+    );
+    s.screenshot(&out_dir().join("demo-reset.png"));
+
+    // The story starts over from its first beat.
+    play_turn(&s, "I climb the cliff path again.");
+    let kp: Vec<String> = narrative(&s)
+        .into_iter()
+        .filter(|l| l.speaker == "kp")
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(kp.len(), 1, "one Keeper line after the reset: {kp:?}");
+    assert!(kp[0].contains("Rain needles sideways"), "beat one again: {kp:?}");
+}

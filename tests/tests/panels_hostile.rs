@@ -1,0 +1,214 @@
+//! Module panels in the real window, against a local table run in this process with the test
+//! pack and the hostile pack enabled: a tier-1 and a tier-2 panel render (screenshots), and a
+//! hostile tier-2 page's escape attempts all fail — read by switching into its frame.
+
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use local_table::table::demo_config;
+use local_table::{LocalTable, Pacing};
+use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
+use studio_e2e::play::{join, say, transcript, wait_online};
+use studio_e2e::{open_studio_with, out_dir, wait_for};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Copies the hostile pack, pointing its network attempts at `port`.
+fn hostile_pack(into: &Path, port: u16) -> PathBuf {
+    fn copy(from: &Path, to: &Path, port: u16) {
+        std::fs::create_dir_all(to).unwrap();
+        for e in std::fs::read_dir(from).unwrap().flatten() {
+            let p = e.path();
+            let t = to.join(e.file_name());
+            if p.is_dir() {
+                copy(&p, &t, port);
+            } else {
+                let text = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&t, text.replace("__PORT__", &port.to_string())).unwrap();
+            }
+        }
+    }
+    let dest = into.join("hostile-pack");
+    copy(&repo().join("tests/fixtures/hostile-pack"), &dest, port);
+    dest
+}
+
+/// A loopback listener that counts every connection (a panel must never reach it).
+fn counting_listener() -> (u16, Arc<AtomicUsize>) {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let hits = Arc::new(AtomicUsize::new(0));
+    let h = hits.clone();
+    std::thread::spawn(move || {
+        for mut c in l.incoming().flatten() {
+            h.fetch_add(1, Ordering::SeqCst);
+            let mut buf = [0u8; 1024];
+            let _ = c.set_read_timeout(Some(Duration::from_millis(200)));
+            let n = c.read(&mut buf).unwrap_or(0);
+            eprintln!(
+                "LISTENER HIT: {}",
+                String::from_utf8_lossy(&buf[..n])
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+            );
+        }
+    });
+    (port, hits)
+}
+
+#[test]
+fn panels_render_and_hostile_pages_stay_in_their_box() {
+    let dir = fresh_dir("panels");
+    let (port, hits) = counting_listener();
+    let hostile = hostile_pack(&dir, port);
+    let (mut config, keys) = demo_config(dir.join("table")).expect("demo config");
+    config.port = free_udp_port();
+    config.pacing = Pacing::fast();
+    config
+        .packs
+        .push(repo().join("crates/local-table/tests/fixtures/test-pack"));
+    config.packs.push(hostile);
+    let rt = runtime();
+    let table = rt.block_on(LocalTable::start(config)).expect("local table");
+    let ticket = table.ticket();
+
+    let cache = dir.join("cache");
+    let s = open_studio_with(&[
+        ("STUDIO_DATA_DIR", dir.join("studio").to_str().unwrap()),
+        ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
+    ]);
+    join(&s, &ticket, &keys.keeper);
+    wait_online(&s, Duration::from_secs(30));
+    say(&s, ".panels enable test-pack");
+
+    // Tier 1 in the sidebar: the title and its blocks.
+    let side = wait_for(Duration::from_secs(20), "the tier-1 sidebar panel", || {
+        s.find(".slot-sidebar[data-panel='test-pack/side']")
+    });
+    wait_for(Duration::from_secs(10), "its title", || {
+        s.text(&side).contains("Sidebar").then_some(())
+    });
+    // The tray strip above the input holds the keeper's tray panel.
+    wait_for(Duration::from_secs(10), "the tray panel", || {
+        s.find("#panel-tray .slot-tray[data-panel='test-pack/tray']")
+    });
+    // The tier-2 notice names the count.
+    let notice = wait_for(Duration::from_secs(10), "the panel-code notice", || {
+        s.find("#panel-code-notice")
+    });
+    assert!(
+        s.text(&notice).contains("panel page"),
+        "{}",
+        s.text(&notice)
+    );
+    s.screenshot(&out_dir().join("panels-tier1.png"));
+
+    // Tier 2 in the modal, opened from the status bar's Panels menu.
+    s.click(&s.find("#panels-menu").expect("Panels menu"));
+    let item = wait_for(Duration::from_secs(5), "the board item", || {
+        s.find(".panels-menu-item[data-panel='test-pack/board']")
+    });
+    s.click(&item);
+    let frame = wait_for(Duration::from_secs(20), "the board's frame", || {
+        if let Some(f) = s.find(".lw-modal .panel-failed") {
+            panic!("the board did not start: {:?}", s.attr(&f, "data-why"));
+        }
+        s.find(".lw-modal iframe.lw-panel-frame")
+    });
+    eprintln!("board frame sandbox: {:?}", s.attr(&frame, "sandbox"));
+    // Its page runs (best effort: it never says `ready`, so it is replaced after 6 s).
+    if s.switch_to_frame(&frame).is_ok() {
+        let ran = s.find("#board").map(|b| s.text(&b)).unwrap_or_default();
+        eprintln!("board page text: {ran:?}");
+        s.switch_to_top();
+    }
+    s.screenshot(&out_dir().join("panels-tier2-modal-page.png"));
+    // No `ready` within 6 s: the fallback blocks with a Retry.
+    wait_for(Duration::from_secs(15), "the board's fallback", || {
+        s.find(".lw-modal .panel-failed .panel-retry")
+    });
+    s.screenshot(&out_dir().join("panels-tier2-modal.png"));
+    // Esc closes the dialog.
+    let body = s.find("body").unwrap();
+    s.type_text(&body, "\u{E00C}");
+    wait_for(Duration::from_secs(5), "the dialog to close", || {
+        s.find(".lw-modal").is_none().then_some(())
+    });
+
+    // The hostile page.
+    say(&s, ".panels enable hostile-pack");
+    let probe = wait_for(Duration::from_secs(30), "the probe's frame", || {
+        s.find(".slot-sidebar[data-panel='hostile-pack/probe'] iframe")
+    });
+    s.switch_to_frame(&probe).expect("into the probe frame");
+    wait_for(Duration::from_secs(30), "the probe to finish", || {
+        s.find("body[data-done='1']")
+    });
+    let results = s
+        .execute(
+            "return Array.from(document.querySelectorAll('#results li')).map(li => [li.dataset.id, li.dataset.outcome, li.textContent]);",
+            serde_json::json!([]),
+        )
+        .expect("reading the probe's results");
+    s.switch_to_top();
+    s.screenshot(&out_dir().join("panels-hostile.png"));
+    let rows = results.as_array().cloned().unwrap_or_default();
+    eprintln!("probe results:");
+    let mut attempts = 0;
+    for r in &rows {
+        eprintln!("  {}", r[2].as_str().unwrap_or(""));
+        let outcome = r[1].as_str().unwrap_or("");
+        assert_ne!(outcome, "ESCAPED", "an escape succeeded: {}", r[2]);
+        if outcome == "blocked" {
+            attempts += 1;
+        }
+    }
+    let outcome = |id: &str| {
+        rows.iter()
+            .find(|r| r[0] == id)
+            .and_then(|r| r[1].as_str().map(str::to_string))
+    };
+    assert_eq!(outcome("api").as_deref(), Some("present"));
+    assert_eq!(outcome("ready").as_deref(), Some("acked"));
+    assert!(attempts >= 25, "only {attempts} escape attempts reported");
+
+    // Give late network attempts (beacon, css, font, form) a moment, then: nothing reached us.
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        0,
+        "a panel reached the network"
+    );
+    // The raw IPC posts ran nothing: still at the table, online.
+    wait_online(&s, Duration::from_secs(5));
+    assert!(s.find("#room").is_some(), "the app left the table");
+    // The valid intent went out as the player's line; forged and invalid ones never did.
+    wait_for(Duration::from_secs(15), "the probe's valid intent", || {
+        transcript(&s)
+            .iter()
+            .any(|l| l.text.contains("PROBE-VALID-INTENT"))
+            .then_some(())
+    });
+    let all: String = transcript(&s)
+        .iter()
+        .map(|l| l.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for forged in [
+        "FORGED-NO-NONCE",
+        "FORGED-BAD-NONCE",
+        "BAD-KIND",
+        "BAD-LONG",
+    ] {
+        assert!(!all.contains(forged), "{forged} reached the transcript");
+    }
+    drop(s);
+    rt.block_on(table.shutdown());
+}

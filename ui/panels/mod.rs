@@ -1,0 +1,437 @@
+//! Module panels (protocol "Module UI panels"): the viewer's manifest drawn in its slots.
+//!
+//! Tier 1 is declarative: template blocks resolved by `protocol::template` against THIS
+//! viewer's `state.variables`, then drawn by the ordinary block renderer. Tier 2 is a page
+//! in a sandboxed iframe served by the backend's `lwpanel:` scheme (see `tier2`).
+//! Slots: `sidebar` (right column, collapsible), `tray` (a strip above the input),
+//! `modal` (a dialog opened from the status bar's Panels menu, one at a time, Esc closes).
+//! Panels never cover the narrative, the input or the chrome; a dialog is closed by the player.
+//!
+//! Panel intents act as the player: rate-limited here (a burst of 3, then one a second) and
+//! shown at once as the player's pending line.
+
+mod host;
+mod tier2;
+
+use leptos::prelude::*;
+use protocol::frame::{PanelIntent, PanelIntentKind, PanelSlot, UiBlock, UiManifestPanel};
+use protocol::ClientFrame;
+
+use crate::i18n::Locale;
+use crate::table::{now_ms, Table};
+use crate::templates::UiBlocksView;
+
+/// Burst size and refill rate of the intent limiter.
+const INTENT_BURST: f64 = 3.0;
+const INTENT_PER_SEC: f64 = 1.0;
+/// Longest intent value (the server's cap).
+pub const MAX_INTENT_CHARS: usize = PanelIntent::MAX_VALUE_CHARS;
+const BLOCKS_ONLY_KEY: &str = "lw.panels.blocksOnly";
+
+/// Panel state shared by the slots, the status-bar menu and the dialog.
+#[derive(Clone, Copy)]
+pub struct PanelsCtx {
+    pub table: Table,
+    /// The open modal panel's id.
+    pub modal: RwSignal<Option<String>>,
+    /// Render every tier-2 panel's fallback instead of its page.
+    pub blocks_only: RwSignal<bool>,
+    /// The one-line "this room ships panel code" notice (None once dismissed / never).
+    pub notice: RwSignal<Option<String>>,
+    notice_shown_for: StoredValue<Option<String>>,
+    /// Token bucket: (tokens, last refill ms).
+    bucket: StoredValue<(f64, f64)>,
+    /// Panel ids the player collapsed.
+    pub collapsed: RwSignal<Vec<String>>,
+    pub menu_open: RwSignal<bool>,
+}
+
+impl PanelsCtx {
+    pub fn new(table: Table) -> Self {
+        let blocks_only = storage()
+            .and_then(|s| s.get_item(BLOCKS_ONLY_KEY).ok().flatten())
+            .is_some_and(|v| v == "1");
+        let ctx = PanelsCtx {
+            table,
+            modal: RwSignal::new(None),
+            blocks_only: RwSignal::new(blocks_only),
+            notice: RwSignal::new(None),
+            notice_shown_for: StoredValue::new(None),
+            bucket: StoredValue::new((INTENT_BURST, now_ms())),
+            collapsed: RwSignal::new(Vec::new()),
+            menu_open: RwSignal::new(false),
+        };
+        // The first manifest of a room that carries tier-2 panels: say how many and how big.
+        Effect::new(move |_| {
+            let (room, count, bytes) = table.model.with(|m| {
+                let room = m
+                    .welcome
+                    .as_ref()
+                    .map(|w| w.room.clone())
+                    .unwrap_or_default();
+                let tier2: Vec<&UiManifestPanel> =
+                    m.panels.iter().filter(|p| p.tier == 2).collect();
+                let bytes: u64 = tier2
+                    .iter()
+                    .map(|p| {
+                        p.entry.as_ref().map_or(0, |e| e.size)
+                            + p.assets
+                                .as_deref()
+                                .unwrap_or_default()
+                                .iter()
+                                .map(|a| a.size)
+                                .sum::<u64>()
+                    })
+                    .sum();
+                (room, tier2.len(), bytes)
+            });
+            if count == 0
+                || ctx
+                    .notice_shown_for
+                    .with_value(|r| r.as_deref() == Some(room.as_str()))
+            {
+                return;
+            }
+            ctx.notice_shown_for.set_value(Some(room));
+            let mb = bytes as f64 / 1_000_000.0;
+            ctx.notice.set(Some(format!("{count}|{mb:.2}")));
+        });
+        ctx
+    }
+
+    pub fn set_blocks_only(self, on: bool) {
+        self.blocks_only.set(on);
+        if let Some(s) = storage() {
+            let _ = s.set_item(BLOCKS_ONLY_KEY, if on { "1" } else { "0" });
+        }
+    }
+
+    /// Sends a panel intent as the player would: limited, and shown as a pending line.
+    /// Returns false when the limiter dropped it.
+    pub fn intent(self, panel: &str, kind: PanelIntentKind, value: String) -> bool {
+        let now = now_ms();
+        let allowed = self.bucket.try_update_value(|(tokens, last)| {
+            *tokens =
+                (*tokens + (now - *last).max(0.0) / 1000.0 * INTENT_PER_SEC).min(INTENT_BURST);
+            *last = now;
+            if *tokens >= 1.0 {
+                *tokens -= 1.0;
+                true
+            } else {
+                false
+            }
+        });
+        if allowed != Some(true) {
+            return false;
+        }
+        let shown = match kind {
+            PanelIntentKind::Roll => format!(".r {value}"),
+            _ => value.clone(),
+        };
+        self.table.model.update(|m| {
+            m.submit_input(&shown, now);
+        });
+        self.table.send(ClientFrame::PanelIntent(PanelIntent {
+            panel: panel.to_owned(),
+            kind,
+            value,
+        }));
+        true
+    }
+
+    fn toggle_collapsed(self, id: &str) {
+        self.collapsed.update(|c| {
+            if let Some(i) = c.iter().position(|x| x == id) {
+                c.remove(i);
+            } else {
+                c.push(id.to_owned());
+            }
+        });
+    }
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+pub(crate) fn txt(locale: Locale, key: &str) -> String {
+    let (en, zh) = match key {
+        "menu" => ("Panels", "面板"),
+        "close" => ("Close", "关闭"),
+        "collapse" => ("Collapse", "折叠"),
+        "expand" => ("Expand", "展开"),
+        "failed" => ("This panel could not be shown.", "此面板无法显示。"),
+        "no_start" => ("This panel could not start.", "此面板无法启动。"),
+        "retry" => ("Retry", "重试"),
+        "loading" => ("Loading panel…", "正在加载面板…"),
+        "blocks_only" => ("Blocks only", "仅显示区块"),
+        "none" => ("No panels", "没有面板"),
+        "dismiss" => ("Dismiss", "关闭"),
+        _ => (key, key),
+    };
+    match locale {
+        Locale::En => en.to_owned(),
+        Locale::Zh => zh.to_owned(),
+    }
+}
+
+fn notice_text(locale: Locale, raw: &str) -> String {
+    let (count, mb) = raw.split_once('|').unwrap_or((raw, "0"));
+    match locale {
+        Locale::En => format!(
+            "This room's packs run {count} panel page{} of their own ({mb} MB), sandboxed with no network.",
+            if count == "1" { "" } else { "s" }
+        ),
+        Locale::Zh => format!("此房间的扩展包自带 {count} 个面板页面（{mb} MB），在无网络的沙箱中运行。"),
+    }
+}
+
+fn locale() -> RwSignal<Locale> {
+    use_context::<RwSignal<Locale>>().expect("locale")
+}
+
+fn ctx() -> PanelsCtx {
+    use_context::<PanelsCtx>().expect("PanelsCtx is provided by the play view")
+}
+
+/// The viewer's variables as wire JSON (the resolver drops hidden rows itself).
+fn variables_json(table: Table) -> Vec<serde_json::Value> {
+    table.model.with(|m| {
+        m.state
+            .as_ref()
+            .and_then(|s| s.variables.as_ref())
+            .map(|vars| {
+                vars.iter()
+                    .filter_map(|v| serde_json::to_value(v).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
+}
+
+/// Template blocks → drawable blocks for this viewer. `Err` when a resolved block does not
+/// parse (the panel then shows a short notice instead of a broken layout).
+pub(crate) fn resolve(
+    blocks: &[serde_json::Value],
+    variables: &[serde_json::Value],
+    locale: Locale,
+) -> Result<Vec<UiBlock>, String> {
+    protocol::template::resolve_panel_blocks(blocks, variables, locale.code())
+        .into_iter()
+        .map(|v| serde_json::from_value::<UiBlock>(v).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// Tier-1 blocks (or a tier-2 fallback) live against the viewer's variables.
+#[component]
+pub(crate) fn TemplateBlocks(panel: String, blocks: Vec<serde_json::Value>) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let vars = Memo::new(move |_| variables_json(c.table));
+    let resolved = Memo::new(move |_| vars.with(|v| resolve(&blocks, v, locale.get())));
+    let on_choice = Callback::new(move |input: String| {
+        c.intent(&panel, PanelIntentKind::Choice, input);
+    });
+    move || match resolved.get() {
+        Ok(blocks) => view! { <UiBlocksView blocks=blocks on_choice=on_choice/> }.into_any(),
+        Err(_) => view! { <p class="panel-notice">{txt(locale.get(), "failed")}</p> }.into_any(),
+    }
+}
+
+/// One panel's body, whatever its tier.
+#[component]
+fn PanelBody(panel: UiManifestPanel) -> impl IntoView {
+    let locale = locale();
+    match panel.tier {
+        1 => match panel.blocks.clone() {
+            Some(blocks) => {
+                view! { <TemplateBlocks panel=panel.id.clone() blocks=blocks/> }.into_any()
+            }
+            None => view! { <p class="panel-notice">{move || txt(locale.get(), "failed")}</p> }
+                .into_any(),
+        },
+        2 => view! { <tier2::Tier2Panel panel=panel/> }.into_any(),
+        _ => view! { <p class="panel-notice">{move || txt(locale.get(), "failed")}</p> }.into_any(),
+    }
+}
+
+fn panels_in(table: Table, slot: PanelSlot) -> Vec<(String, UiManifestPanel)> {
+    table.model.with(|m| {
+        m.panels
+            .iter()
+            .filter(|p| p.slot == slot)
+            .map(|p| {
+                (
+                    serde_json::to_string(p).unwrap_or_else(|_| p.id.clone()),
+                    p.clone(),
+                )
+            })
+            .collect()
+    })
+}
+
+fn dom_id(panel: &str) -> String {
+    panel
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect()
+}
+
+/// A collapsible card, for the sidebar and the tray.
+#[component]
+fn PanelCard(panel: UiManifestPanel, class: &'static str) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let id = panel.id.clone();
+    let id_toggle = id.clone();
+    let id_check = id.clone();
+    let collapsed = Memo::new(move |_| c.collapsed.with(|l| l.contains(&id_check)));
+    let title = panel.title.clone();
+    let tier = panel.tier;
+    view! {
+        <section class=format!("card lw-panel {class}") data-panel=id.clone() data-tier=tier
+            id=format!("panel-{}", dom_id(&id))>
+            <button class="panel-head" aria-expanded=move || (!collapsed.get()).to_string()
+                title=move || txt(locale.get(), if collapsed.get() { "expand" } else { "collapse" })
+                on:click=move |_| c.toggle_collapsed(&id_toggle)>
+                <span class="panel-title">{move || title.pick(locale.get().code()).to_owned()}</span>
+                <span class="chevron" aria-hidden="true">{move || if collapsed.get() { "▸" } else { "▾" }}</span>
+            </button>
+            <div class="panel-body" class:collapsed=move || collapsed.get()>
+                <PanelBody panel=panel/>
+            </div>
+        </section>
+    }
+}
+
+/// Sidebar-slot panels, stacked under the state cards.
+#[component]
+pub fn SidebarPanels(table: Table) -> impl IntoView {
+    view! {
+        <div class="lw-panels sidebar-panels">
+            <For each=move || panels_in(table, PanelSlot::Sidebar) key=|(k, _)| k.clone() let:item>
+                <PanelCard panel=item.1 class="slot-sidebar"/>
+            </For>
+        </div>
+    }
+}
+
+/// The tray: a strip above the input (plus the tier-2 notice when there is one).
+#[component]
+pub fn TrayPanels(table: Table) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let has_any =
+        move || !panels_in(table, PanelSlot::Tray).is_empty() || c.notice.with(Option::is_some);
+    view! {
+        <Show when=has_any>
+            <div class="lw-tray" id="panel-tray">
+                {move || c.notice.get().map(|n| view! {
+                    <div class="panel-code-notice" id="panel-code-notice">
+                        <span>{notice_text(locale.get(), &n)}</span>
+                        <label class="blocks-only">
+                            <input type="checkbox" id="blocks-only" prop:checked=move || c.blocks_only.get()
+                                on:change=move |ev| c.set_blocks_only(event_target_checked(&ev))/>
+                            {move || txt(locale.get(), "blocks_only")}
+                        </label>
+                        <button class="link" on:click=move |_| c.notice.set(None)>{move || txt(locale.get(), "dismiss")}</button>
+                    </div>
+                })}
+                <div class="tray-row">
+                    <For each=move || panels_in(table, PanelSlot::Tray) key=|(k, _)| k.clone() let:item>
+                        <PanelCard panel=item.1 class="slot-tray"/>
+                    </For>
+                </div>
+            </div>
+        </Show>
+    }
+}
+
+/// The status bar's Panels menu: lists modal panels; picking one opens it in the dialog.
+#[component]
+pub fn PanelsMenu(table: Table) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let modals = move || panels_in(table, PanelSlot::Modal);
+    let count = move || table.model.with(|m| m.panels.len());
+    view! {
+        <Show when=move || count() != 0>
+            <span class="panels-menu">
+                <button class="link" id="panels-menu" aria-haspopup="menu"
+                    aria-expanded=move || c.menu_open.get().to_string()
+                    on:click=move |_| c.menu_open.update(|o| *o = !*o)>
+                    {move || txt(locale.get(), "menu")}
+                </button>
+                <Show when=move || c.menu_open.get()>
+                    <div class="panels-menu-list" role="menu">
+                        {move || {
+                            let list = modals();
+                            if list.is_empty() {
+                                view! { <span class="small">{txt(locale.get(), "none")}</span> }.into_any()
+                            } else {
+                                list.into_iter().map(|(_, p)| {
+                                    let id = p.id.clone();
+                                    let title = p.title.pick(locale.get().code()).to_owned();
+                                    view! {
+                                        <button role="menuitem" class="panels-menu-item" data-panel=id.clone()
+                                            on:click=move |_| { c.modal.set(Some(id.clone())); c.menu_open.set(false); }>
+                                            {title}
+                                        </button>
+                                    }
+                                }).collect_view().into_any()
+                            }
+                        }}
+                    </div>
+                </Show>
+            </span>
+        </Show>
+    }
+}
+
+/// The modal dialog: one panel at a time, over a backdrop; Esc, the backdrop or Close shut it.
+#[component]
+pub fn ModalHost(table: Table) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let open = Memo::new(move |_| {
+        let id = c.modal.get()?;
+        table.model.with(|m| {
+            m.panels
+                .iter()
+                .find(|p| p.id == id && p.slot == PanelSlot::Modal)
+                .cloned()
+        })
+    });
+    let esc = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" {
+            if c.modal.get_untracked().is_some() {
+                c.modal.set(None);
+            }
+            c.menu_open.set(false);
+        }
+    });
+    on_cleanup(move || esc.remove());
+    move || {
+        open.get().map(|p| {
+            let title = p.title.pick(locale.get_untracked().code()).to_owned();
+            let label = title.clone();
+            let id = p.id.clone();
+            let tier = p.tier;
+            view! {
+                <div class="lw-modal-backdrop" on:click=move |_| c.modal.set(None)>
+                    <div class="lw-modal card lw-panel" role="dialog" aria-modal="true" aria-label=label
+                        data-panel=id.clone() data-tier=tier id=format!("panel-{}", dom_id(&id))
+                        on:click=|ev| ev.stop_propagation()>
+                        <header class="lw-modal-head">
+                            <h3 class="panel-title">{title}</h3>
+                            <button class="link" id="panel-close" on:click=move |_| c.modal.set(None)>
+                                {move || txt(locale.get(), "close")}
+                            </button>
+                        </header>
+                        <div class="panel-body"><PanelBody panel=p/></div>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
