@@ -47,7 +47,11 @@ pub async fn play_demo(
 /// Sends one client frame (validated by the transport before it reaches the wire).
 #[tauri::command]
 pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result<(), String> {
-    if matches!(frame, ClientFrame::Join(_) | ClientFrame::Unknown { .. }) {
+    // The transport sends the join and the pings itself; a stray one would confuse both.
+    if matches!(
+        frame,
+        ClientFrame::Join(_) | ClientFrame::Ping(_) | ClientFrame::Unknown { .. }
+    ) {
         return Err("that frame cannot be sent from the interface".into());
     }
     tables.send(frame).await

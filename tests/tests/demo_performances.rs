@@ -257,7 +257,10 @@ fn demo_story_performances_render() {
         .as_array()
         .map(|a| a.iter().filter_map(|v| v.as_str()).collect())
         .unwrap_or_default();
-    assert!(frames.len() >= 3, "map and scene images in the sidebar: {frames:?}");
+    assert!(
+        frames.len() >= 3,
+        "map and scene images in the sidebar: {frames:?}"
+    );
     assert!(
         frames.iter().all(|c| c.split(' ').any(|c| c == "loaded")),
         "every sidebar picture is still shown: {frames:?}"

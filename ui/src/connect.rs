@@ -30,7 +30,9 @@ pub fn ConnectScreen() -> impl IntoView {
     let ticket = RwSignal::new(String::new());
     let key = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
-    let problem = RwSignal::new(None::<String>);
+    let notice = use_context::<crate::ConnectNotice>().expect("connect notice");
+    let problem = RwSignal::new(notice.0.get_untracked());
+    notice.0.set(None);
     let busy = RwSignal::new(false);
     let screen = use_context::<RwSignal<Screen>>().expect("screen context");
     let app_owner = StoredValue::new(use_context::<crate::AppOwner>().expect("app owner"));

@@ -39,6 +39,10 @@ fn main() {
 #[derive(Clone)]
 pub struct AppOwner(pub Owner);
 
+/// Why the connect screen is showing again (a refusal from the table), shown once.
+#[derive(Clone, Copy)]
+pub struct ConnectNotice(pub RwSignal<Option<String>>);
+
 /// Which screen fills the window.
 #[derive(Clone, Copy)]
 pub enum Screen {
@@ -57,6 +61,7 @@ fn App() -> impl IntoView {
     ));
     let screen = RwSignal::new(Screen::Connect);
     provide_context(screen);
+    provide_context(ConnectNotice(RwSignal::new(None)));
     view! {
         <main class="studio">
             {move || match screen.get() {

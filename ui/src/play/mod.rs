@@ -29,6 +29,19 @@ pub fn PlayView(table: Table) -> impl IntoView {
         }
     });
     provide_context(crate::panels::PanelsCtx::new(table));
+    // A refusal is final (revoked key, version mismatch): back to the connect screen, saying why.
+    let screen = use_context::<RwSignal<crate::Screen>>().expect("screen");
+    let notice = use_context::<crate::ConnectNotice>().expect("connect notice");
+    Effect::new(move |_| {
+        if let crate::table::Status::Refused { reason } = table.status.get() {
+            notice.0.set(Some(reason));
+            leptos::task::spawn_local(async move {
+                let _ =
+                    crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+                screen.set(crate::Screen::Connect);
+            });
+        }
+    });
     view! {
         <section class="play">
             <status::StatusBar table=table/>
