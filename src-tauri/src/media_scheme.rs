@@ -52,12 +52,8 @@ async fn answer(
             })
     };
     let size = param("size").and_then(|s| s.parse::<u64>().ok());
-    let mime = param("mime")
-        .filter(|m| IMAGE_MIMES.contains(&m.as_str()))
-        .ok_or((
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "not an image kind Studio shows".into(),
-        ))?;
+    // The block's mime is optional on the wire: without it, the verified bytes decide.
+    let claimed = param("mime").filter(|m| IMAGE_MIMES.contains(&m.as_str()));
     let cache = tables
         .cache()
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -77,9 +73,27 @@ async fn answer(
                 .map_err(|e| (StatusCode::NOT_FOUND, e.to_string()))?
         }
     };
+    if cached.size > transport::media::IMAGE_MAX_BYTES {
+        return Err((
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "larger than any image may be".into(),
+        ));
+    }
     let bytes = tokio::fs::read(&cached.path)
         .await
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let mime = claimed
+        .or_else(|| {
+            cached
+                .mime
+                .clone()
+                .filter(|m| IMAGE_MIMES.contains(&m.as_str()))
+        })
+        .or_else(|| sniff_image(&bytes).map(str::to_string))
+        .ok_or((
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "not an image kind Studio shows".to_string(),
+        ))?;
     Response::builder()
         .header(header::CONTENT_TYPE, mime)
         .header(header::CACHE_CONTROL, "max-age=31536000, immutable")
@@ -99,4 +113,40 @@ fn plain(status: StatusCode, why: String) -> Response<Vec<u8>> {
         .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
         .body(why.into_bytes())
         .expect("a plain response always builds")
+}
+
+/// The image kind of `bytes` by their first bytes, for blocks that carry no mime.
+fn sniff_image(bytes: &[u8]) -> Option<&'static str> {
+    let head = &bytes[..bytes.len().min(256)];
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if head.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        Some("image/gif")
+    } else if head.len() >= 12 && &head[..4] == b"RIFF" && &head[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else if String::from_utf8_lossy(head).contains("<svg") {
+        Some("image/svg+xml")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sniff_image;
+
+    #[test]
+    fn sniffs_the_image_kinds() {
+        assert_eq!(sniff_image(b"\x89PNG\r\n\x1a\nrest"), Some("image/png"));
+        assert_eq!(sniff_image(&[0xFF, 0xD8, 0xFF, 0xE0]), Some("image/jpeg"));
+        assert_eq!(sniff_image(b"GIF89a.."), Some("image/gif"));
+        assert_eq!(sniff_image(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(
+            sniff_image(b"<?xml version='1.0'?><svg xmlns=''/>"),
+            Some("image/svg+xml")
+        );
+        assert_eq!(sniff_image(b"ID3\x03 mp3"), None);
+    }
 }

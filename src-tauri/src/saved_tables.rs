@@ -75,8 +75,10 @@ impl SavedTables {
         let mut tables = self.list();
         tables.retain(|t| t.id != id);
         self.write_list(&tables)?;
-        if let Ok(entry) = keyring::Entry::new(KEYRING_SERVICE, id) {
-            let _ = entry.delete_credential();
+        if keyring_enabled() {
+            if let Ok(entry) = keyring::Entry::new(KEYRING_SERVICE, id) {
+                let _ = entry.delete_credential();
+            }
         }
         let mut keys = self.file_keys();
         if keys.remove(id).is_some() {
@@ -88,18 +90,24 @@ impl SavedTables {
     /// The saved table and its key, for a one-click rejoin.
     pub fn get(&self, id: &str) -> Option<(SavedTable, String)> {
         let table = self.list().into_iter().find(|t| t.id == id)?;
-        let key = keyring::Entry::new(KEYRING_SERVICE, id)
-            .and_then(|e| e.get_password())
-            .ok()
-            .or_else(|| self.file_keys().remove(id))?;
+        let from_keyring = keyring_enabled()
+            .then(|| keyring::Entry::new(KEYRING_SERVICE, id).and_then(|e| e.get_password()))
+            .and_then(Result::ok);
+        let key = from_keyring.or_else(|| self.file_keys().remove(id))?;
         Some((table, key))
     }
 
     fn store_key(&self, id: &str, key: &str) -> Result<(), String> {
-        let in_keyring = keyring::Entry::new(KEYRING_SERVICE, id)
-            .and_then(|e| e.set_password(key))
-            .is_ok();
+        let in_keyring = keyring_enabled()
+            && keyring::Entry::new(KEYRING_SERVICE, id)
+                .and_then(|e| e.set_password(key))
+                .is_ok();
         if in_keyring {
+            // No plaintext copy may outlive a move into the keyring.
+            let mut keys = self.file_keys();
+            if keys.remove(id).is_some() {
+                self.write_file_keys(&keys)?;
+            }
             return Ok(());
         }
         let mut keys = self.file_keys();
@@ -116,21 +124,24 @@ impl SavedTables {
 
     fn write_file_keys(&self, keys: &BTreeMap<String, String>) -> Result<(), String> {
         use std::io::Write;
-        use std::os::unix::fs::OpenOptionsExt;
         std::fs::create_dir_all(&self.dir).map_err(|e| e.to_string())?;
         let tmp = self.key_file().with_extension("json.tmp");
         let _ = std::fs::remove_file(&tmp);
         // Created 0600 from the start: the key is never readable by anyone else, even briefly.
-        let mut file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&tmp)
-            .map_err(|e| e.to_string())?;
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&tmp).map_err(|e| e.to_string())?;
         file.write_all(&serde_json::to_vec(keys).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
         std::fs::rename(&tmp, self.key_file()).map_err(|e| e.to_string())
     }
+}
+
+/// `STUDIO_KEYRING=off` keeps keys in the 0600 file (tests, and machines whose keyring prompts).
+fn keyring_enabled() -> bool {
+    std::env::var("STUDIO_KEYRING").as_deref() != Ok("off")
 }
 
 fn table_id(ticket: &str, room: &str) -> String {
@@ -153,6 +164,8 @@ mod tests {
 
     #[test]
     fn remembers_lists_and_forgets_with_a_private_key_file() {
+        // Never the developer's real keyring from a test.
+        std::env::set_var("STUDIO_KEYRING", "off");
         let dir = std::env::temp_dir().join(format!("studio-saved-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let saved = SavedTables::new(dir.clone());

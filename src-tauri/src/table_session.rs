@@ -1,6 +1,7 @@
 //! The one table Studio sits at: its session, the event pump to the UI, the demo table.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use local_table::{LocalTable, RunningTable};
@@ -71,6 +72,18 @@ pub struct Remember {
     pub saved: std::sync::Arc<SavedTables>,
 }
 
+/// A pump's ticket to shared state: valid while no newer session has started.
+struct Current {
+    generation: u64,
+    latest: std::sync::Arc<AtomicU64>,
+}
+
+impl Current {
+    fn is_current(&self) -> bool {
+        self.latest.load(Ordering::SeqCst) == self.generation
+    }
+}
+
 #[derive(Default)]
 struct Inner {
     session: Option<SessionHandle>,
@@ -83,6 +96,8 @@ pub struct Tables {
     /// The latest `ui_manifest` the table sent (the backend's own copy, for `mount_panel`).
     manifest: Manifest,
     pub saved: std::sync::Arc<SavedTables>,
+    /// Bumped on every join: which session's pump may still update shared state.
+    generation: std::sync::Arc<AtomicU64>,
 }
 
 /// This viewer's panel list, as last received.
@@ -95,6 +110,7 @@ impl Tables {
             cache: std::sync::OnceLock::new(),
             manifest: Manifest::default(),
             saved: std::sync::Arc::new(SavedTables::new(studio_dir())),
+            generation: std::sync::Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -175,11 +191,18 @@ impl Tables {
         let ticket = table.endpoint_ticket();
         self.inner.lock().await.demo = Some(table);
         // The demo never leaves the machine, whatever the user's network setting.
-        let endpoint = bind(NetworkMode::LocalOnly)
-            .await
-            .map_err(|e| e.to_string())?;
-        self.connect(endpoint, ticket, keys.keeper, None, on_event, None)
-            .await?;
+        let joined = match bind(NetworkMode::LocalOnly).await {
+            Ok(endpoint) => {
+                self.connect(endpoint, ticket, keys.keeper, None, on_event, None)
+                    .await
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = joined {
+            // A demo table nobody sits at must not keep running.
+            self.leave().await;
+            return Err(e);
+        }
         Ok(Joined { demo: true })
     }
 
@@ -200,12 +223,27 @@ impl Tables {
         let (handle, events) = Session::connect(endpoint, ticket, params)
             .await
             .map_err(|e| e.to_string())?;
-        self.inner.lock().await.session = Some(handle);
+        // One table at a time: a join racing another closes the older session.
+        if let Some(old) = self.inner.lock().await.session.replace(handle) {
+            old.close();
+        }
+        // A pump of an older session may still hold frames: only the current one may write.
+        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.manifest
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
-        tauri::async_runtime::spawn(pump(events, on_event, self.manifest.clone(), remember));
+        let current = Current {
+            generation,
+            latest: self.generation.clone(),
+        };
+        tauri::async_runtime::spawn(pump(
+            events,
+            on_event,
+            self.manifest.clone(),
+            remember,
+            current,
+        ));
         Ok(())
     }
 
@@ -255,9 +293,10 @@ async fn pump(
     channel: Channel<PumpBatch>,
     manifest: Manifest,
     mut remember: Option<Remember>,
+    current: Current,
 ) {
     let mut track = |event: &SessionEvent| match event {
-        SessionEvent::Frame(ServerFrame::UiManifest(m)) => {
+        SessionEvent::Frame(ServerFrame::UiManifest(m)) if current.is_current() => {
             *manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
         }
         SessionEvent::Frame(ServerFrame::Welcome(w)) => {

@@ -49,6 +49,8 @@ impl Drop for Studio {
     }
 }
 
+static NEXT_WINDOW: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Opens Studio in a fresh WebDriver session, with its own tauri-driver.
 pub fn open_studio() -> Studio {
     open_studio_with(&[])
@@ -58,7 +60,24 @@ pub fn open_studio() -> Studio {
 pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
     let app = std::env::var("STUDIO_APP")
         .expect("STUDIO_APP is not set: run the end-to-end suite through `cargo xtask test`");
-    let driver = TauriDriver::start(env);
+    // Every window gets private files and stays on loopback unless a test says otherwise, and
+    // never touches the user's keyring: keys go to the 0600 file.
+    let private = std::env::temp_dir().join(format!(
+        "studio-e2e-app-{}-{}",
+        std::process::id(),
+        NEXT_WINDOW.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let data = private.join("data").to_string_lossy().into_owned();
+    let cache = private.join("cache").to_string_lossy().into_owned();
+    let mut all: Vec<(&str, &str)> = vec![
+        ("STUDIO_DATA_DIR", data.as_str()),
+        ("STUDIO_MEDIA_CACHE", cache.as_str()),
+        ("STUDIO_NETWORK", "local"),
+        ("STUDIO_KEYRING", "off"),
+    ];
+    // A test's own values win (set later, so they override).
+    all.extend_from_slice(env);
+    let driver = TauriDriver::start(&all);
     let tag = format!(
         "e2e-{}-{}",
         std::process::id(),

@@ -164,6 +164,8 @@ fn debian_rustc_web() -> Result<WasmToolchain, String> {
     );
     let debs = cache_dir().join("debs");
     std::fs::create_dir_all(&debs).map_err(|e| e.to_string())?;
+    // A fresh image may have empty package lists even when nothing else was missing.
+    Cmd::new("apt-get").args(["update", "-qq"]).run()?;
     Cmd::new("apt-get")
         .args(["download"])
         .args(DEBIAN_WASM_DEBS)

@@ -125,6 +125,10 @@ impl Xvfb {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
+        // Never leave a half-started server behind: this container's init reaps nothing.
+        let mut child = child;
+        let _ = child.kill();
+        let _ = child.wait();
         Err("Xvfb did not come up".into())
     }
 }

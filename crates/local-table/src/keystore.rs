@@ -188,7 +188,14 @@ fn write_atomic(path: &Path, keys: &BTreeMap<String, KeyEntry>) -> Result<(), Er
         crate::ids::new_id()
     ));
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
+        // Keys are secrets: the file is the owner's alone from the moment it exists.
+        let mut file = {
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            options.open(&tmp)?
+        };
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)

@@ -27,7 +27,11 @@ pub fn parse_ticket(pasted: &str) -> Result<EndpointTicket, TicketError> {
             text = text[1..text.len() - 1].to_string();
         }
     }
-    if text.len() >= 7 && text[..7].eq_ignore_ascii_case("ticket=") {
+    // `get` never splits a multi-byte character: a pasted "abcdef中" is an error, not a panic.
+    if text
+        .get(..7)
+        .is_some_and(|p| p.eq_ignore_ascii_case("ticket="))
+    {
         text.drain(..7);
     }
     let text = text.to_ascii_lowercase();
@@ -48,6 +52,12 @@ pub fn parse_ticket(pasted: &str) -> Result<EndpointTicket, TicketError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn non_ascii_is_an_error_not_a_panic() {
+        assert!(parse_ticket("abcdef中").is_err());
+        assert!(parse_ticket("\"中\"").is_err());
+    }
     use iroh::{EndpointAddr, SecretKey};
 
     fn sample() -> String {

@@ -229,7 +229,7 @@ impl SessionModel {
                 changes.media = true;
             }
             ServerFrame::MediaAccept(accept) => {
-                self.media_accepts.push(accept.clone());
+                push_capped(&mut self.media_accepts, accept.clone());
                 changes.media = true;
             }
             ServerFrame::AudioLibraryItem(item) => {
@@ -243,7 +243,7 @@ impl SessionModel {
                 }
             }
             ServerFrame::AudioControl(control) => {
-                self.audio_controls.push(control.clone());
+                push_capped(&mut self.audio_controls, control.clone());
                 changes.media = true;
             }
             ServerFrame::AudioState(state) => {
@@ -358,3 +358,12 @@ mod tests;
 mod tests_replay;
 #[cfg(test)]
 mod tests_scale;
+
+/// The newest entries only: nothing in a long session may grow without bound.
+pub(crate) fn push_capped<T>(list: &mut Vec<T>, item: T) {
+    const KEEP: usize = 64;
+    if list.len() >= KEEP {
+        list.drain(..list.len() + 1 - KEEP);
+    }
+    list.push(item);
+}

@@ -75,7 +75,7 @@ impl SessionModel {
 
     pub(super) fn on_error(&mut self, frame: &ErrorFrame, changes: &mut Changes) {
         if frame.code.is_media() || frame.code == ErrorCode::AvatarNoCharacter {
-            self.media_errors.push(frame.clone());
+            super::push_capped(&mut self.media_errors, frame.clone());
             changes.media = true;
             return;
         }
