@@ -104,6 +104,9 @@ impl Supervisor {
         let (line_tx, line_rx) = mpsc::channel::<String>(256);
         let writer = tokio::spawn(write_lines(send, line_rx));
         let offers: Mutex<VecDeque<oneshot::Sender<AcceptReply>>> = Mutex::new(VecDeque::new());
+        // `rate_limited` answers inputs and offers alike: it belongs to an offer only when the
+        // last thing we sent that could be rate limited was an offer.
+        let mut last_limited_was_offer = false;
         let mut latency_ms = None;
         let mut last_pong = Instant::now();
         self.media
@@ -125,8 +128,14 @@ impl Supervisor {
                 out = self.outbox.recv() => {
                     let line = match out {
                         None => break End::Closed("the app dropped the session".into()),
-                        Some(Outgoing::Frame(frame)) => encode_line(&frame),
+                        Some(Outgoing::Frame(frame)) => {
+                            if matches!(frame, ClientFrame::Input(_) | ClientFrame::PanelIntent(_)) {
+                                last_limited_was_offer = false;
+                            }
+                            encode_line(&frame)
+                        }
                         Some(Outgoing::Offer(offer, reply)) => {
+                            last_limited_was_offer = true;
                             offers.lock().expect("offers").push_back(reply);
                             encode_line(&ClientFrame::MediaOffer(offer))
                         }
@@ -164,7 +173,7 @@ impl Supervisor {
                                         let _ = reply.send(Ok(accept.clone()));
                                     }
                                 }
-                                ServerFrame::Error(err) if err.code.is_media() || err.code.as_str() == "rate_limited" => {
+                                ServerFrame::Error(err) if err.code.is_media() || (err.code.as_str() == "rate_limited" && last_limited_was_offer) => {
                                     if let Some(reply) = offers.lock().expect("offers").pop_front() {
                                         let _ = reply.send(Err(MediaError::Refused { code: err.code.as_str().into(), message: err.message.clone() }));
                                     }
