@@ -143,6 +143,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
     let locale = locale();
     let phase = RwSignal::new(Phase::Loading);
     let ready = RwSignal::new(false);
+    let ready_timer = StoredValue::new(None::<leptos::prelude::TimeoutHandle>);
     // Why a page did not start (for diagnosis; never shown as page content).
     let why = RwSignal::new(String::new());
     let id = panel.id.clone();
@@ -172,25 +173,30 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                     Phase::Failed
                 }
             };
+            let running = matches!(next, Phase::Running { .. });
             let _ = phase.try_update(|p| {
                 if *p == Phase::Loading {
                     *p = next;
                 }
             });
+            // The page gets its full time to say `ready` once it is actually loading, not
+            // while its assets are still being fetched and verified.
+            if running {
+                let handle = set_timeout_with_handle(
+                    move || {
+                        if ready.try_get_untracked() == Some(false) {
+                            let _ = phase.try_set(Phase::Failed);
+                        }
+                    },
+                    READY_TIMEOUT,
+                )
+                .ok();
+                let _ = ready_timer.try_set_value(handle);
+            }
         });
     }
-    // No `ready` in time: the fallback.
-    let timer = set_timeout_with_handle(
-        move || {
-            if ready.try_get_untracked() == Some(false) {
-                let _ = phase.try_set(Phase::Failed);
-            }
-        },
-        READY_TIMEOUT,
-    )
-    .ok();
     on_cleanup(move || {
-        if let Some(t) = timer {
+        if let Some(Some(t)) = ready_timer.try_get_value() {
             t.clear();
         }
     });
