@@ -157,19 +157,6 @@ impl Session {
         );
     }
 
-    /// Saves a PNG of one element; falls back to the whole window where the driver cannot.
-    pub fn element_screenshot(&self, el: &Element, path: &Path) {
-        match self.call("GET", &format!("/element/{}/screenshot", el.0), Value::Null) {
-            Ok(Value::String(b64)) => {
-                let png = base64::engine::general_purpose::STANDARD
-                    .decode(b64)
-                    .expect("screenshot is base64");
-                std::fs::write(path, png).expect("writing the screenshot");
-            }
-            _ => self.screenshot(path),
-        }
-    }
-
     /// Switches into the iframe `el` (WebDriver POST /frame); later finds and scripts run there.
     pub fn switch_to_frame(&self, el: &Element) -> Result<(), String> {
         self.call("POST", "/frame", json!({ "id": { ELEMENT_KEY: el.0 } }))

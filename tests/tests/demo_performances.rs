@@ -116,7 +116,8 @@ fn demo_story_performances_render() {
         s.text(&dice)
     );
     s.scroll_into_view(&dice);
-    s.element_screenshot(&dice, &out_dir().join("dice.png"));
+    std::thread::sleep(Duration::from_millis(400));
+    s.screenshot(&out_dir().join("dice.png"));
 
     // The handouts: a letter and a clipping, crafted, not defaulted.
     let letter = wait_for(Duration::from_secs(10), "the letter", || {

@@ -281,6 +281,20 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
             post(json!({"type": "state", "state": state}));
         }
     });
+    // A theme change reaches a running page live: its `--lw-*` variables follow the app's.
+    if let Some(prefs) = use_context::<crate::prefs::Prefs>() {
+        Effect::new(move |first: Option<()>| {
+            prefs.theme.track();
+            if first.is_some() && ready.get_untracked() {
+                // After the root's theme attribute has changed, so computed values are new.
+                request_animation_frame(move || {
+                    let theme: Value =
+                        serde_json::from_str(&host::theme_json()).unwrap_or(Value::Null);
+                    post(json!({"type": "theme", "theme": theme}));
+                });
+            }
+        });
+    }
     // Panel events: delivered when ready, queued (≤ 32) before.
     let panel_for_events = id.clone();
     Effect::new(move |_| {

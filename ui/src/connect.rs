@@ -14,6 +14,21 @@ struct StudioInfo {
     protocol_version: String,
 }
 
+/// The backend's reason as a sentence: capitalized, ending with a full stop.
+fn sentence(reason: &str) -> String {
+    let reason = reason.trim();
+    let mut chars = reason.chars();
+    let mut out: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with(['.', '!', '?', '。']) {
+        out.push('.');
+    }
+    out
+}
+
 /// A table joined before (the key stays in the backend's keyring).
 #[derive(Clone, Debug, Deserialize)]
 struct SavedTable {
@@ -51,7 +66,7 @@ pub fn ConnectScreen() -> impl IntoView {
                     screen.set(Screen::Play(table));
                 }
                 Err(e) => {
-                    problem.set(Some(e));
+                    problem.set(Some(sentence(&e)));
                     busy.set(false);
                 }
             }
