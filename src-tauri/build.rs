@@ -16,6 +16,7 @@ fn main() {
             "join_saved_table",
             "forget_saved_table",
             "mount_panel",
+            "upload_media",
         ]),
     ))
     .expect("tauri-build failed");

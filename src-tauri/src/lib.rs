@@ -5,6 +5,7 @@ mod media_scheme;
 mod panel_scheme;
 mod saved_tables;
 mod table_session;
+mod upload;
 
 use table_session::Tables;
 
@@ -25,6 +26,7 @@ pub fn run() {
             commands::join_saved_table,
             commands::forget_saved_table,
             commands::mount_panel,
+            commands::upload_media,
         ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");

@@ -12,7 +12,9 @@ use tauri::ipc::Channel;
 use tokio::sync::mpsc;
 use transport::endpoint::{bind, NetworkMode};
 use transport::media_cache::MediaCache;
-use transport::session::{ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle};
+use transport::session::{
+    ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle, UploadOutcome,
+};
 use transport::ticket::parse_ticket;
 
 use crate::saved_tables::SavedTables;
@@ -30,6 +32,7 @@ pub enum PumpEvent {
     Status(StatusView),
     DecodeError(String),
     Oversize(usize),
+    Upload(crate::upload::UploadView),
 }
 
 pub type PumpBatch = Vec<PumpEvent>;
@@ -88,6 +91,8 @@ impl Current {
 struct Inner {
     session: Option<SessionHandle>,
     demo: Option<RunningTable>,
+    /// The page's channel for the current table (upload progress rides it too).
+    channel: Option<Channel<PumpBatch>>,
 }
 
 pub struct Tables {
@@ -224,8 +229,12 @@ impl Tables {
             .await
             .map_err(|e| e.to_string())?;
         // One table at a time: a join racing another closes the older session.
-        if let Some(old) = self.inner.lock().await.session.replace(handle) {
-            old.close();
+        {
+            let mut inner = self.inner.lock().await;
+            if let Some(old) = inner.session.replace(handle) {
+                old.close();
+            }
+            inner.channel = Some(on_event.clone());
         }
         // A pump of an older session may still hold frames: only the current one may write.
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
@@ -247,6 +256,87 @@ impl Tables {
         Ok(())
     }
 
+    /// Shares a file with the room; progress and the outcome go to the page's channel.
+    pub async fn upload(&self, id: u64, payload: crate::upload::Payload) {
+        let (session, channel) = {
+            let inner = self.inner.lock().await;
+            (inner.session.clone(), inner.channel.clone())
+        };
+        let Some(channel) = channel else { return };
+        let mut view = crate::upload::UploadView {
+            id,
+            name: payload.name.clone(),
+            sent: 0,
+            total: payload.bytes.len() as u64,
+            done: None,
+            error: None,
+        };
+        crate::upload::report(&channel, &view);
+        let outcome = match (session, self.cache()) {
+            (None, _) => Err("not at a table".to_string()),
+            (_, Err(e)) => Err(e),
+            (Some(session), Ok(cache)) => {
+                self.put(&session, cache, &payload, &channel, &mut view)
+                    .await
+            }
+        };
+        match outcome {
+            Ok(hash) => {
+                view.sent = view.total;
+                view.done = Some(hash);
+            }
+            Err(e) => view.error = Some(e),
+        }
+        crate::upload::report(&channel, &view);
+    }
+
+    async fn put(
+        &self,
+        session: &SessionHandle,
+        cache: &MediaCache,
+        payload: &crate::upload::Payload,
+        channel: &Channel<PumpBatch>,
+        view: &mut crate::upload::UploadView,
+    ) -> Result<String, String> {
+        // A private temp file in the cache dir: streamed, hashed and PUT from disk.
+        let temp = cache
+            .dir()
+            .join(format!(".upload-{}-{}", std::process::id(), view.id));
+        tokio::fs::write(&temp, &payload.bytes)
+            .await
+            .map_err(|e| format!("could not stage the file: {e}"))?;
+        let request = transport::session::UploadRequest {
+            path: temp.clone(),
+            name: payload.name.clone(),
+            mime: payload.mime.clone(),
+        };
+        let mut last_pct = 0;
+        let progress_view = view.clone();
+        let result = session
+            .upload(&request, |sent, total| {
+                // At most one report per percent: a 128 MiB file is not 2,000 IPC calls.
+                let pct = (sent * 100).checked_div(total).unwrap_or(100);
+                if pct != last_pct {
+                    last_pct = pct;
+                    let mut v = progress_view.clone();
+                    v.sent = sent;
+                    v.total = total;
+                    crate::upload::report(channel, &v);
+                }
+            })
+            .await;
+        let outcome = match result {
+            Ok(UploadOutcome::Stored { hash } | UploadOutcome::Existing { hash }) => {
+                // Our own bytes, already verified by hash: no need to fetch them back.
+                let _ = cache.insert_file(&temp, &hash).await;
+                Ok(hash)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        let _ = tokio::fs::remove_file(&temp).await;
+        outcome
+    }
+
     pub async fn send(&self, frame: ClientFrame) -> Result<(), String> {
         let session = self.session().await.ok_or("not at a table")?;
         session.send(frame).await.map_err(|e| e.to_string())
@@ -255,6 +345,7 @@ impl Tables {
     pub async fn leave(&self) {
         let (session, demo) = {
             let mut inner = self.inner.lock().await;
+            inner.channel = None;
             (inner.session.take(), inner.demo.take())
         };
         if let Some(s) = session {

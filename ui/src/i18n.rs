@@ -96,6 +96,12 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
             "Reconnecting — your words will wait until the table is back.",
             "重新连接中——牌桌恢复后再发送。",
         ),
+        "upload.share" => (
+            "Share a picture or a sound with the table",
+            "与牌桌分享图片或声音",
+        ),
+        "upload.done" => ("shared", "已分享"),
+        "side.shared" => ("Shared at the table", "牌桌上的分享"),
         "side.party" => ("Party", "队伍"),
         "side.initiative" => ("Initiative", "先攻"),
         "side.variables" => ("Story", "剧情变量"),

@@ -25,6 +25,18 @@ enum PumpEvent {
     Status(Status),
     DecodeError(String),
     Oversize(usize),
+    Upload(Upload),
+}
+
+/// One of my uploads, as the backend reports it.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Upload {
+    pub id: u64,
+    pub name: String,
+    pub sent: u64,
+    pub total: u64,
+    pub done: Option<String>,
+    pub error: Option<String>,
 }
 
 /// Everything the play view reads. Cheap to copy: all fields are arena handles.
@@ -37,6 +49,8 @@ pub struct Table {
     pub demo: RwSignal<bool>,
     /// A title card on stage over the play area (live only, never from a replay).
     pub overlay: RwSignal<Option<protocol::frame::TitleCard>>,
+    /// My uploads in progress or just finished, newest last.
+    pub uploads: RwSignal<Vec<Upload>>,
 }
 
 pub fn now_ms() -> f64 {
@@ -51,6 +65,7 @@ impl Table {
             wire_problems: RwSignal::new(Vec::new()),
             demo: RwSignal::new(false),
             overlay: RwSignal::new(None),
+            uploads: RwSignal::new(Vec::new()),
         }
     }
 
@@ -81,6 +96,16 @@ impl Table {
                 }
                 PumpEvent::Status(s) => self.status.set(s),
                 PumpEvent::DecodeError(e) => self.problem(e),
+                PumpEvent::Upload(u) => self.uploads.update(|list| {
+                    match list.iter_mut().find(|x| x.id == u.id) {
+                        Some(x) => *x = u,
+                        None => list.push(u),
+                    }
+                    // Finished ones stay briefly as a confirmation; only the last few.
+                    if list.len() > 4 {
+                        list.remove(0);
+                    }
+                }),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
                 }

@@ -10,7 +10,11 @@ const TARGET: &str = "wasm32-unknown-unknown";
 pub fn build(env: &Env) -> Result<(), String> {
     let ui = root().join("ui");
     // A separate target dir so the wasm build never invalidates the native one.
-    let target_dir = root().join("target/wasm");
+    // Each toolchain keeps its own artifacts: switching never invalidates the other's build.
+    let target_dir = match env.wasm {
+        WasmToolchain::Rustup => root().join("target/wasm"),
+        WasmToolchain::Debian { .. } => root().join("target/wasm-debian"),
+    };
     let mut build = cargo(&["build", "--release", "--target", TARGET, "--target-dir"])
         .args([&target_dir])
         .dir(&ui);

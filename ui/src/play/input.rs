@@ -1,7 +1,7 @@
 //! The input: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history, a counter from
 //! 80 % of the limit and a hard stop at it; disabled with the reason while offline.
 
-use leptos::html::Textarea;
+use leptos::html::{Input, Textarea};
 use leptos::prelude::*;
 
 use crate::i18n::{tr, Locale};
@@ -17,6 +17,19 @@ pub fn InputBox(table: Table) -> impl IntoView {
     let history = StoredValue::new(Vec::<String>::new());
     let cursor = StoredValue::new(None::<usize>);
     let area = NodeRef::<Textarea>::new();
+    let picker = NodeRef::<Input>::new();
+    let upload_problem = RwSignal::new(None::<String>);
+    let on_pick = move |_| {
+        let Some(input) = picker.get_untracked() else {
+            return;
+        };
+        upload_problem.set(None);
+        leptos::task::spawn_local(async move {
+            if let Err(e) = crate::bridge::upload(&input).await {
+                upload_problem.set(Some(e));
+            }
+        });
+    };
     let offline_reason = move || match table.status.get() {
         Status::Online { .. } => None,
         Status::Connecting => Some(tr(locale.get(), "input.connecting").to_string()),
@@ -69,8 +82,38 @@ pub fn InputBox(table: Table) -> impl IntoView {
             );
         }
     };
+    let uploads = move || {
+        table.uploads.get().into_iter().map(|u| {
+            let pct = (u.sent * 100).checked_div(u.total).unwrap_or(100).min(100);
+            let state = if u.error.is_some() { "failed" } else if u.done.is_some() { "done" } else { "sending" };
+            let label = match (&u.error, &u.done) {
+                (Some(e), _) => e.clone(),
+                (None, Some(_)) => tr(locale.get(), "upload.done").to_string(),
+                _ => format!("{pct}%"),
+            };
+            view! {
+                <div class="upload" data-state=state>
+                    <span class="upload-name">{u.name.clone()}</span>
+                    <div class="meter-track"><div class="meter-fill" style=format!("width:{pct}%")></div></div>
+                    <span class="upload-state">{label}</span>
+                </div>
+            }
+        }).collect_view()
+    };
     view! {
+        <div class="uploads" aria-live="polite">
+            {uploads}
+            {move || upload_problem.get().map(|p| view! { <div class="upload" data-state="failed"><span class="upload-state">{p}</span></div> })}
+        </div>
         <div class="input-box" class:offline=move || offline_reason().is_some()>
+            <label class="share" title=move || tr(locale.get(), "upload.share")
+                class:disabled=move || offline_reason().is_some()>
+                <input id="share-file" type="file" node_ref=picker
+                    accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml,audio/mpeg,audio/ogg,audio/wav,audio/flac,audio/mp4,audio/aac"
+                    disabled=move || offline_reason().is_some()
+                    on:change=on_pick/>
+                <span aria-hidden="true">"+"</span>
+            </label>
             <textarea id="input" node_ref=area rows="2" maxlength=MAX_INPUT.to_string()
                 placeholder=move || offline_reason().unwrap_or_else(|| tr(locale.get(), "input.placeholder").to_string())
                 disabled=move || offline_reason().is_some()

@@ -171,6 +171,30 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                     }
                 })}
             })}
+            {move || {
+                let (pictures, sounds) = table.model.with(|m| {
+                    let pictures: Vec<_> = m.media.iter().filter(|x| x.mime.starts_with("image/")).rev().take(9).cloned().collect();
+                    (pictures, m.audio_library.clone())
+                });
+                (!pictures.is_empty() || !sounds.is_empty()).then(|| view! {
+                    <section class="card shared" id="shared">
+                        <h4>{section("side.shared")}</h4>
+                        <div class="shared-media">
+                            {pictures.into_iter().map(|p| view! {
+                                <img src=media_url(&p.hash, Some(&p.mime), Some(p.size)) alt=sanitize_text(&p.name)
+                                    title=format!("{} · {}", sanitize_text(&p.name), sanitize_text(&p.from))/>
+                            }).collect_view()}
+                        </div>
+                        {(!sounds.is_empty()).then(|| view! {
+                            <ul class="shared-audio">
+                                {sounds.into_iter().map(|a| view! {
+                                    <li>{sanitize_text(a.title.as_deref().unwrap_or(&a.name))}</li>
+                                }).collect_view()}
+                            </ul>
+                        })}
+                    </section>
+                })
+            }}
             {move || table.model.with(|m| m.presence.clone()).map(|p| view! {
                 <section class="card presence">
                     <h4>{section("side.presence")}" · "{p.online}</h4>
