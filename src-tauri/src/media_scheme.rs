@@ -7,14 +7,8 @@ use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 
 use crate::table_session::Tables;
 
-/// Only kinds an `<img>` can show; anything else would be a download or a surprise.
-const IMAGE_MIMES: &[&str] = &[
-    "image/png",
-    "image/jpeg",
-    "image/webp",
-    "image/gif",
-    "image/svg+xml",
-];
+// Only kinds an `<img>` can show; anything else would be a download or a surprise.
+use protocol::media::is_image;
 
 pub fn serve<R: Runtime>(
     ctx: UriSchemeContext<'_, R>,
@@ -53,7 +47,7 @@ async fn answer(
     };
     let size = param("size").and_then(|s| s.parse::<u64>().ok());
     // The block's mime is optional on the wire: without it, the verified bytes decide.
-    let claimed = param("mime").filter(|m| IMAGE_MIMES.contains(&m.as_str()));
+    let claimed = param("mime").filter(|m| is_image(m));
     let cache = tables
         .cache()
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?;
@@ -73,7 +67,7 @@ async fn answer(
                 .map_err(|e| (StatusCode::NOT_FOUND, e.to_string()))?
         }
     };
-    if cached.size > transport::media::IMAGE_MAX_BYTES {
+    if cached.size > protocol::media::IMAGE_MAX_BYTES {
         return Err((
             StatusCode::PAYLOAD_TOO_LARGE,
             "larger than any image may be".into(),
@@ -83,12 +77,7 @@ async fn answer(
         .await
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     let mime = claimed
-        .or_else(|| {
-            cached
-                .mime
-                .clone()
-                .filter(|m| IMAGE_MIMES.contains(&m.as_str()))
-        })
+        .or_else(|| cached.mime.clone().filter(|m| is_image(m)))
         .or_else(|| sniff_image(&bytes).map(str::to_string))
         .ok_or((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

@@ -29,38 +29,13 @@ const PUMP_INTERVAL: Duration = Duration::from_millis(16);
 #[serde(rename_all = "snake_case")]
 pub enum PumpEvent {
     Frame(ServerFrame),
-    Status(StatusView),
+    Status(ConnectionStatus),
     DecodeError(String),
     Oversize(usize),
     Upload(crate::upload::UploadView),
 }
 
 pub type PumpBatch = Vec<PumpEvent>;
-
-/// The connection state as the status bar shows it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum StatusView {
-    Connecting,
-    Online { latency_ms: Option<u64> },
-    Reconnecting { attempt: u32, in_ms: u64 },
-    Refused { reason: String },
-    Closed { reason: String },
-}
-
-impl From<ConnectionStatus> for StatusView {
-    fn from(s: ConnectionStatus) -> Self {
-        match s {
-            ConnectionStatus::Connecting => StatusView::Connecting,
-            ConnectionStatus::Online { latency_ms } => StatusView::Online { latency_ms },
-            ConnectionStatus::Reconnecting { attempt, in_ms } => {
-                StatusView::Reconnecting { attempt, in_ms }
-            }
-            ConnectionStatus::Refused { reason } => StatusView::Refused { reason },
-            ConnectionStatus::Closed { reason } => StatusView::Closed { reason },
-        }
-    }
-}
 
 /// The answer to a join: what the connect screen needs to hand over to the play view.
 #[derive(Debug, Clone, Serialize)]
@@ -420,7 +395,7 @@ async fn pump(
 fn to_pump(event: SessionEvent) -> PumpEvent {
     match event {
         SessionEvent::Frame(f) => PumpEvent::Frame(f),
-        SessionEvent::Status(s) => PumpEvent::Status(s.into()),
+        SessionEvent::Status(s) => PumpEvent::Status(s),
         SessionEvent::DecodeError(e) => PumpEvent::DecodeError(e),
         SessionEvent::Oversize { discarded } => PumpEvent::Oversize(discarded),
     }

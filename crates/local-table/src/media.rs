@@ -17,21 +17,6 @@ use crate::session::error;
 use crate::state::broadcast_state;
 use crate::table::Table;
 
-const IMAGE_MIMES: &[&str] = &[
-    "image/png",
-    "image/jpeg",
-    "image/webp",
-    "image/gif",
-    "image/svg+xml",
-];
-const AUDIO_MIMES: &[&str] = &[
-    "audio/mpeg",
-    "audio/ogg",
-    "audio/wav",
-    "audio/flac",
-    "audio/mp4",
-    "audio/aac",
-];
 const CHUNK: usize = 64 * 1024;
 
 /// An accepted offer waiting for its PUT (only on the same connection).
@@ -126,7 +111,7 @@ pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
     } else {
         name
     };
-    if !IMAGE_MIMES.contains(&mime.as_str()) && !AUDIO_MIMES.contains(&mime.as_str()) {
+    if !protocol::media::is_upload_mime(&mime) {
         return member.send(&error("media_bad_mime"));
     }
     let (max, quota) = limits_for(table, &mime);

@@ -10,6 +10,7 @@ pub const ALPN: &[u8] = b"loreweaver/tui/1";
 
 pub mod codec;
 pub mod frame;
+pub mod media;
 pub mod version;
 pub use frame::{ClientFrame, ServerFrame};
 pub mod condexpr;

@@ -16,26 +16,9 @@ use protocol::frame::{MediaGetHeader, MediaReply};
 use sha2::{Digest, Sha256};
 use tokio::io::AsyncReadExt;
 
-/// Per-file limit for images (and anything that is not audio, e.g. panel assets).
-pub const IMAGE_MAX_BYTES: u64 = 8 * 1024 * 1024;
-/// Per-file limit for audio.
-pub const AUDIO_MAX_BYTES: u64 = 128 * 1024 * 1024;
+pub use protocol::media::{AUDIO_MAX_BYTES, IMAGE_MAX_BYTES};
 /// The protocol's body chunk size.
 pub const CHUNK_BYTES: usize = 64 * 1024;
-/// The MIME types the protocol accepts for upload.
-pub const UPLOAD_MIMES: [&str; 11] = [
-    "image/png",
-    "image/jpeg",
-    "image/webp",
-    "image/gif",
-    "image/svg+xml",
-    "audio/mpeg",
-    "audio/ogg",
-    "audio/wav",
-    "audio/flac",
-    "audio/mp4",
-    "audio/aac",
-];
 /// A header line longer than this is not a header.
 const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// A media stream that delivers no reply line (or no body bytes) for this long is dead.
@@ -138,7 +121,7 @@ fn check_size(what: &str, mime: &str, size: u64) -> Result<(), MediaError> {
 
 /// Checks an upload against the allow-list and per-file limits before anything is offered.
 pub fn check_upload(name: &str, mime: &str, size: u64) -> Result<(), MediaError> {
-    if !UPLOAD_MIMES.contains(&mime) {
+    if !protocol::media::is_upload_mime(mime) {
         return Err(MediaError::UnsupportedMime {
             mime: mime.to_string(),
         });

@@ -48,8 +48,9 @@ impl std::fmt::Debug for JoinParams {
     }
 }
 
-/// The connection as the status bar shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The connection as the status bar shows it (serialized as `{state, …}` for the UI).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
 pub enum ConnectionStatus {
     Connecting,
     /// `latency_ms` is `None` until the first pong.
