@@ -87,12 +87,24 @@ pub fn wait_turn_end(s: &Session, timeout: Duration) {
 
 /// Sends a free-text action and waits for its echo and the Keeper's whole turn.
 pub fn play_turn(s: &Session, text: &str) {
+    // The turn is over only once a new closing Keeper line exists (not merely "no indicator
+    // yet"): count them first.
+    let keeper_lines = || {
+        narrative(s)
+            .iter()
+            .filter(|l| l.speaker == "kp" && !l.is_draft())
+            .count()
+    };
+    let before = keeper_lines();
     say(s, text);
     wait_for(Duration::from_secs(15), "my echoed line", || {
         narrative(s)
             .iter()
             .any(|l| l.speaker == "player" && l.text.contains(text))
             .then_some(())
+    });
+    wait_for(Duration::from_secs(60), "the Keeper's answer", || {
+        (keeper_lines() > before).then_some(())
     });
     wait_turn_end(s, Duration::from_secs(60));
 }
