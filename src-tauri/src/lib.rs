@@ -1,5 +1,7 @@
 //! Loreweaver Studio's backend: owns every socket, file and sound; the WebView owns every pixel.
 
+mod audio_director;
+mod audio_mixer;
 mod commands;
 mod media_scheme;
 mod panel_scheme;

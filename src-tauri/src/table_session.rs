@@ -76,6 +76,8 @@ pub struct Tables {
     /// The latest `ui_manifest` the table sent (the backend's own copy, for `mount_panel`).
     manifest: Manifest,
     pub saved: std::sync::Arc<SavedTables>,
+    /// Music, ambience and effects: started on first use, kept for the app's life.
+    audio: std::sync::OnceLock<crate::audio_mixer::AudioMixer>,
     /// Bumped on every join: which session's pump may still update shared state.
     generation: std::sync::Arc<AtomicU64>,
 }
@@ -91,7 +93,16 @@ impl Tables {
             manifest: Manifest::default(),
             saved: std::sync::Arc::new(SavedTables::new(studio_dir())),
             generation: std::sync::Arc::new(AtomicU64::new(0)),
+            audio: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The mixer (headless where there is no sound device, or with `STUDIO_AUDIO=headless`).
+    pub fn audio(&self) -> &crate::audio_mixer::AudioMixer {
+        self.audio.get_or_init(|| {
+            let headless = std::env::var("STUDIO_AUDIO").as_deref() == Ok("headless");
+            crate::audio_mixer::AudioMixer::start(headless)
+        })
     }
 
     /// The verified media cache (`~/.loreweaver/cache/media`, shared with the terminal client).
@@ -203,6 +214,14 @@ impl Tables {
         let (handle, events) = Session::connect(endpoint, ticket, params)
             .await
             .map_err(|e| e.to_string())?;
+        let director = self
+            .cache()
+            .ok()
+            .map(|cache| crate::audio_director::AudioDirector {
+                cache: cache.clone(),
+                session: handle.clone(),
+                mixer: self.audio().clone(),
+            });
         // One table at a time: a join racing another closes the older session.
         {
             let mut inner = self.inner.lock().await;
@@ -227,6 +246,7 @@ impl Tables {
             self.manifest.clone(),
             remember,
             current,
+            director,
         ));
         Ok(())
     }
@@ -323,6 +343,14 @@ impl Tables {
             inner.channel = None;
             (inner.session.take(), inner.demo.take())
         };
+        // Leaving the table silences it.
+        if let Some(audio) = self.audio.get() {
+            for layer in ["bgm", "ambience", "sfx"] {
+                audio.send(crate::audio_mixer::AudioCommand::Stop {
+                    layer: layer.into(),
+                });
+            }
+        }
         if let Some(s) = session {
             s.close();
         }
@@ -360,8 +388,21 @@ async fn pump(
     manifest: Manifest,
     mut remember: Option<Remember>,
     current: Current,
+    director: Option<crate::audio_director::AudioDirector>,
 ) {
     let mut track = |event: &SessionEvent| match event {
+        SessionEvent::Frame(ServerFrame::AudioControl(c)) if current.is_current() => {
+            if let Some(d) = director.clone() {
+                let c = c.clone();
+                tauri::async_runtime::spawn(async move { d.control(c).await });
+            }
+        }
+        SessionEvent::Frame(ServerFrame::AudioState(state)) if current.is_current() => {
+            if let Some(d) = director.clone() {
+                let state = state.clone();
+                tauri::async_runtime::spawn(async move { d.state(state).await });
+            }
+        }
         SessionEvent::Frame(ServerFrame::UiManifest(m)) if current.is_current() => {
             *manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
         }

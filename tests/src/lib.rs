@@ -74,6 +74,8 @@ pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
         ("STUDIO_MEDIA_CACHE", cache.as_str()),
         ("STUDIO_NETWORK", "local"),
         ("STUDIO_KEYRING", "off"),
+        // The real mixer, pulled by Studio's own headless output: no sound card is probed.
+        ("STUDIO_AUDIO", "headless"),
     ];
     // A test's own values win (set later, so they override).
     all.extend_from_slice(env);

@@ -47,5 +47,11 @@ fn demo_table_plays_a_turn() {
     wait_for(Duration::from_secs(30), "the turn to end", || {
         s.find("#turn").is_none().then_some(())
     });
+    // The first beat starts the sea loop: Studio fetched it and the status bar says so.
+    wait_for(Duration::from_secs(10), "the music to be announced", || {
+        s.text(&s.find("#now-playing")?)
+            .contains("Sea at Night")
+            .then_some(())
+    });
     s.screenshot(&out_dir().join("demo-turn.png"));
 }

@@ -73,6 +73,7 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
             "The table speaks a different minor version; some features may differ.",
             "牌桌协议的小版本不同，部分功能可能不一致。",
         ),
+        "status.audio" => ("Playing at the table", "牌桌正在播放"),
         "status.demo" => ("Demo table", "演示牌桌"),
         "status.leave" => ("Leave", "离开"),
         "play.empty" => (

@@ -5,6 +5,7 @@
 //! view re-renders one transcript entry or one pane instead of everything.
 
 mod changes;
+mod now_playing;
 mod replay;
 mod sanitize;
 mod stream;
@@ -20,6 +21,7 @@ use crate::frame::{
 };
 
 pub use changes::Changes;
+pub use now_playing::{NowPlaying, Playing};
 pub use sanitize::{sanitize_text, sanitize_value};
 pub use transcript::{
     Entry, EntryBody, InlineUi, InputFailure, NarrativeLine, PendingInput, Transcript,
@@ -86,6 +88,8 @@ pub struct SessionModel {
     pub media_accepts: Vec<MediaAccept>,
     /// Playback intents not yet taken by the audio player, oldest first.
     pub audio_controls: Vec<AudioControl>,
+    /// What each music/ambience layer is playing, as the server last said.
+    pub now_playing: NowPlaying,
     panel_events: HashMap<String, VecDeque<Value>>,
     /// Keys of PendingInput entries still awaiting an echo, oldest first.
     pending: Vec<u64>,
@@ -114,6 +118,7 @@ impl Default for SessionModel {
             media_errors: Vec::new(),
             media_accepts: Vec::new(),
             audio_controls: Vec::new(),
+            now_playing: NowPlaying::default(),
             panel_events: HashMap::new(),
             pending: Vec::new(),
             inline_ui: HashMap::new(),
@@ -244,10 +249,12 @@ impl SessionModel {
             }
             ServerFrame::AudioControl(control) => {
                 push_capped(&mut self.audio_controls, control.clone());
+                self.now_playing.control(control);
                 changes.media = true;
             }
             ServerFrame::AudioState(state) => {
                 self.audio_state = Some(state.clone());
+                self.now_playing.reset(state);
                 changes.media = true;
             }
             // Admin replies, pongs, pack cards and unknown frames are not the play
