@@ -129,3 +129,22 @@ pub fn wait_problem(s: &Session, timeout: Duration) -> String {
         (!t.trim().is_empty()).then_some(t)
     })
 }
+
+/// Presses "Play the demo table" and waits until the play view is online.
+pub fn join_demo(s: &Session) {
+    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
+        s.find("#demo")
+    });
+    s.click(&demo);
+    wait_for(Duration::from_secs(30), "the play view", || {
+        s.text(&s.find("#room")?).contains("demo").then_some(())
+    });
+    wait_online(s, Duration::from_secs(15));
+}
+
+/// A fresh Studio window (private files, fast demo Keeper) sitting at the demo table.
+pub fn open_demo() -> crate::Studio {
+    let s = crate::open_studio_with(&[("STUDIO_DEMO_PACING", "fast")]);
+    join_demo(&s);
+    s
+}

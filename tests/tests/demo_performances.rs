@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use studio_e2e::play::{narrative, play_turn, say, wait_online, wait_turn_end};
-use studio_e2e::{open_studio_with, out_dir, peers::fresh_dir, wait_for, Element, Session};
+use studio_e2e::play::{narrative, open_demo, play_turn, say, wait_turn_end};
+use studio_e2e::{out_dir, wait_for, Element, Session};
 
 /// The tone colour a dice line should wear, computed by the page from the same variables.
 fn tone_colours(s: &Session, dice: &Element) -> (String, String, String) {
@@ -27,18 +27,7 @@ fn tone_colours(s: &Session, dice: &Element) -> (String, String, String) {
 
 #[test]
 fn demo_story_performances_render() {
-    let data = fresh_dir("performances");
-    let cache = data.join("cache");
-    let s = open_studio_with(&[
-        ("STUDIO_DATA_DIR", data.to_str().unwrap()),
-        ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
-        ("STUDIO_DEMO_PACING", "fast"),
-    ]);
-    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
-        s.find("#demo")
-    });
-    s.click(&demo);
-    wait_online(&s, Duration::from_secs(30));
+    let s = open_demo();
 
     // Resources as meters: a character first.
     say(&s, ".coc Alice");

@@ -3,31 +3,12 @@
 
 use std::time::Duration;
 
-use studio_e2e::peers::fresh_dir;
-use studio_e2e::play::{narrative, play_turn, say, transcript, wait_online};
-use studio_e2e::{open_studio_with, out_dir, wait_for, Session};
-
-fn join_demo(s: &Session) {
-    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
-        s.find("#demo")
-    });
-    s.click(&demo);
-    wait_for(Duration::from_secs(30), "the play view", || {
-        s.text(&s.find("#room")?).contains("demo").then_some(())
-    });
-    wait_online(s, Duration::from_secs(15));
-}
+use studio_e2e::play::{join_demo, narrative, open_demo, play_turn, say, transcript};
+use studio_e2e::{out_dir, wait_for};
 
 #[test]
 fn demo_replay_after_a_rejoin_and_reset_clears() {
-    let data = fresh_dir("replay-reset");
-    let cache = data.join("cache");
-    let s = open_studio_with(&[
-        ("STUDIO_DATA_DIR", data.to_str().unwrap()),
-        ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
-        ("STUDIO_DEMO_PACING", "fast"),
-    ]);
-    join_demo(&s);
+    let s = open_demo();
     // A fresh room: nothing to replay yet.
     assert!(
         narrative(&s).iter().all(|l| l.speaker != "kp"),

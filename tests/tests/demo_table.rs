@@ -2,32 +2,15 @@
 //! final, a dice line with its colour, resources as meters, the performance templates.
 
 use std::time::Duration;
-use studio_e2e::{open_studio_with, out_dir, wait_for};
+use studio_e2e::play::open_demo;
+use studio_e2e::{out_dir, wait_for};
 
 #[test]
 fn demo_table_plays_a_turn() {
-    let data = std::env::temp_dir().join(format!("studio-e2e-demo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let cache = data.join("cache");
-    let s = open_studio_with(&[
-        ("STUDIO_DATA_DIR", data.to_str().unwrap()),
-        ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
-        ("STUDIO_DEMO_PACING", "fast"),
-    ]);
-    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
-        s.find("#demo")
-    });
-    s.click(&demo);
-    // Joined as keeper: the status bar names the room and the role.
-    wait_for(Duration::from_secs(30), "the play view", || {
-        let t = s.text(&s.find("#room")?);
-        t.contains("demo").then_some(())
-    });
-    wait_for(Duration::from_secs(10), "online", || {
-        s.text(&s.find("#conn-state")?)
-            .starts_with("Online")
-            .then_some(())
-    });
+    let s = open_demo();
+    // Joined as keeper: the status bar names the role.
+    let role = s.find(".status-role").expect("the role in the status bar");
+    assert!(s.text(&role).ends_with("keeper"), "{}", s.text(&role));
     s.screenshot(&out_dir().join("demo-joined.png"));
 
     let input = s.find("#input").expect("input box");

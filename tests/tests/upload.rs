@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 use studio_e2e::peers::fresh_dir;
-use studio_e2e::{open_studio_with, out_dir, wait_for};
+use studio_e2e::play::open_demo;
+use studio_e2e::{out_dir, wait_for};
 
 /// A small picture in the static SVG subset the table accepts.
 const SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#d9a441"/></svg>"##;
@@ -13,16 +14,7 @@ fn a_picture_is_shared_with_progress_and_shown_from_the_cache() {
     let dir = fresh_dir("upload");
     let picture = dir.join("gold dot.svg");
     std::fs::write(&picture, SVG).expect("writing the picture");
-    let s = open_studio_with(&[("STUDIO_DEMO_PACING", "fast")]);
-    let demo = wait_for(Duration::from_secs(30), "the demo button", || {
-        s.find("#demo")
-    });
-    s.click(&demo);
-    wait_for(Duration::from_secs(30), "online", || {
-        s.text(&s.find("#conn-state")?)
-            .starts_with("Online")
-            .then_some(())
-    });
+    let s = open_demo();
     let picker = s
         .find("#share-file")
         .expect("the share button's file input");
