@@ -16,5 +16,6 @@ pub use frame::{ClientFrame, ServerFrame};
 pub mod condexpr;
 pub mod conformance;
 mod jsnum;
+pub mod keeper;
 pub mod session;
 pub mod template;

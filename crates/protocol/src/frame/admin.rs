@@ -11,7 +11,7 @@ use super::common::Role;
 
 /// `admin_set_model`. Omitted fields reuse the provider's saved credential (same
 /// endpoint only); `Some("")` explicitly clears that field.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct AdminSetModel {
     pub provider: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -23,7 +23,7 @@ pub struct AdminSetModel {
 }
 
 /// `admin_set_imagegen` — same endpoint/key isolation rule as `admin_set_model`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct AdminSetImagegen {
     pub provider: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,7 +36,7 @@ pub struct AdminSetImagegen {
 }
 
 /// `admin_list_models` — all optional: omit everything to list the current provider.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AdminListModels {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
@@ -217,7 +217,7 @@ pub struct KeyEntry {
 }
 
 /// `admin_keys.minted` — the freshly minted key, in cleartext, exactly ONCE.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct MintedKey {
     pub key: String,
     pub room: String,
@@ -334,3 +334,33 @@ pub struct AdminUpdate {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
 }
+
+/// `Debug` for frames that carry a secret: every field but the secret, which reads `"…"`.
+/// Secrets never reach a log line, even through `{:?}`.
+macro_rules! debug_redacted {
+    ($ty:ident { $($field:ident),* } secret $secret:ident) => {
+        impl std::fmt::Debug for $ty {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($ty))
+                    $(.field(stringify!($field), &self.$field))*
+                    .field(stringify!($secret), &RedactedSecret)
+                    .finish()
+            }
+        }
+    };
+}
+pub(crate) use debug_redacted;
+
+/// Prints in place of a secret.
+pub(crate) struct RedactedSecret;
+
+impl std::fmt::Debug for RedactedSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("\"…\"")
+    }
+}
+
+debug_redacted!(AdminSetModel { provider, chat_model, base_url } secret api_key);
+debug_redacted!(AdminSetImagegen { provider, base_url, model, size } secret api_key);
+debug_redacted!(AdminListModels { provider, base_url } secret api_key);
+debug_redacted!(MintedKey { room, name, role, extra } secret key);

@@ -60,7 +60,7 @@ impl<'de> Deserialize<'de> for ClientFrame {
 }
 
 /// `join` — authenticate and bind the connection to a room.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct Join {
     pub key: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -68,6 +68,8 @@ pub struct Join {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<ClientInfo>,
 }
+
+super::admin::debug_redacted!(Join { name, client } secret key);
 
 /// `join.client` — who is connecting (informational; join carries no protocol version).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
