@@ -87,13 +87,30 @@ fn masked(key: &str) -> String {
     }
 }
 
+/// The imagegen key as the engine shows it: all but the last four characters starred.
+fn starred(key: &str) -> String {
+    let chars: Vec<char> = key.chars().collect();
+    // A key of four characters or fewer would be shown whole: star all of it.
+    if chars.len() <= 4 {
+        return "*".repeat(chars.len());
+    }
+    let keep = chars.len() - 4;
+    let tail: String = chars[keep..].iter().collect();
+    format!("{}{tail}", "*".repeat(keep))
+}
+
 impl AdminState {
+    /// Gates the `imagegen` welcome feature for joins after a keeper configured it.
+    pub fn imagegen_configured(&self) -> bool {
+        !self.image_provider.is_empty() && !self.image_model.is_empty()
+    }
+
     fn imagegen(&self) -> Value {
         json!({
             "provider": self.image_provider, "base_url": self.image.base_url, "model": self.image_model,
-            "size": self.image_size, "api_key_masked": masked(&self.image.api_key),
+            "size": self.image_size, "api_key_masked": starred(&self.image.api_key),
             "has_key": !self.image.api_key.is_empty(),
-            "configured": !self.image_provider.is_empty() && !self.image_model.is_empty(),
+            "configured": self.imagegen_configured(),
             "saved_providers": self.image_book.keys().collect::<Vec<_>>(),
         })
     }
@@ -104,7 +121,8 @@ impl AdminState {
             "base_url": self.current.base_url, "api_key_masked": masked(&self.current.api_key),
             "providers": PROVIDERS, "saved_providers": self.book.keys().collect::<Vec<_>>(),
             "override_active": self.override_active, "imagegen": self.imagegen(),
-            "using_demo": true, "subscription_status": "",
+            // The scripted Keeper is the table's "demo fallback" until a model is set.
+            "using_demo": !self.override_active, "subscription_status": "",
         })
     }
 }
@@ -141,12 +159,17 @@ pub async fn dispatch(table: &Arc<Table>, room: &Arc<Room>, member: &Member, fra
     if !crate::admin_rooms::is_admin_frame(kind) {
         return member.send(&crate::session::error("bad_frame"));
     }
-    // Re-read the role from the keystore: a demoted or deleted key is no longer a keeper.
-    if crate::session::current_role(table, room, member).as_deref() != Some("keeper") {
-        return member.send(&admin_error(
-            "forbidden",
-            "Admin actions require a keeper key.",
-        ));
+    // Re-read the role from the keystore: a demoted key is no longer a keeper. A key
+    // that is gone altogether (its room deleted) gets the engine's plain `error` frame.
+    match crate::session::current_role(table, room, member).as_deref() {
+        Some("keeper") => {}
+        Some(_) => {
+            return member.send(&admin_error(
+                "forbidden",
+                "Admin actions require a keeper key.",
+            ))
+        }
+        None => return member.send(&crate::session::error("forbidden")),
     }
     let reply = match kind {
         "admin_get_config" => lock(table).config_frame(),
@@ -162,6 +185,9 @@ pub async fn dispatch(table: &Arc<Table>, room: &Arc<Room>, member: &Member, fra
         "admin_set_model" => set_model(table, room, member, frame),
         "admin_set_imagegen" => set_imagegen(table, frame),
         "admin_update_server" => update_server(table).await,
+        // The table cannot reach a real model: once one is configured, generation fails
+        // at once, as the engine's does against an unreachable endpoint.
+        "admin_generate" if lock(table).override_active => llm_failed(frame),
         "admin_generate" => {
             let (table, member, frame) = (table.clone(), member.clone(), frame.clone());
             // A slow "LLM" call: answered later, without blocking this connection's reads.
@@ -174,6 +200,11 @@ pub async fn dispatch(table: &Arc<Table>, room: &Arc<Room>, member: &Member, fra
         _ => crate::admin_rooms::dispatch(table, room, member, frame).await,
     };
     member.send(&reply);
+}
+
+fn llm_failed(frame: &Value) -> Value {
+    json!({"type": "admin_generated", "kind": s(frame, "kind").unwrap_or("skill"), "ok": false,
+           "id": "", "name": "", "error": "llm_failed: Connection error.", "detail": ""})
 }
 
 fn lock(table: &Table) -> std::sync::MutexGuard<'_, AdminState> {
@@ -271,6 +302,13 @@ async fn update_server(table: &Table) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn imagegen_key_mask() {
+        assert_eq!(starred("sk-img-not-real"), "***********real");
+        assert_eq!(starred("abcd"), "****");
+        assert_eq!(starred(""), "");
+    }
 
     #[test]
     fn isolation_rule() {

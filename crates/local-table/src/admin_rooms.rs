@@ -37,44 +37,9 @@ pub fn is_admin_frame(kind: &str) -> bool {
     FRAMES.contains(&kind)
 }
 
-const SKILLS: &[(&str, &str, &str, &str)] = &[
-    (
-        "image-gen",
-        "Image generation",
-        "Let the Keeper generate occasional player-visible handouts.",
-        "",
-    ),
-    (
-        "mature-mode",
-        "Mature mode",
-        "For a private, invite-only adult campaign whose players opted in.",
-        "explicit",
-    ),
-    (
-        "module-forge",
-        "Module forge",
-        "Let the Keeper author and install a new module from a description.",
-        "",
-    ),
-    (
-        "rule-forge",
-        "Rule forge",
-        "Let the Keeper author a new rule system from a description.",
-        "",
-    ),
-    (
-        "skill-forge",
-        "Skill forge",
-        "Let the Keeper author a new KP skill from a description.",
-        "",
-    ),
-    (
-        "svg-mapmaker",
-        "SVG mapmaker",
-        "Let the Keeper draw simple player-visible SVG handout maps.",
-        "",
-    ),
-];
+/// The engine's wording, verbatim from the capture.
+const LAST_KEEPER: &str = "This is the room's last keeper key and cannot be demoted or deleted \
+— mint a second keeper key first if you need to change it.";
 
 fn s<'a>(frame: &'a Value, k: &str) -> Option<&'a str> {
     frame.get(k).and_then(Value::as_str)
@@ -120,16 +85,11 @@ pub fn generated(frame: &Value) -> Value {
            "name": desc.chars().take(40).collect::<String>(), "error": "", "detail": detail})
 }
 
-fn skills(room: &Room) -> Value {
+/// The skill list in the caller's UI locale (absent: the server locale).
+fn skills(table: &Table, room: &Room, frame: &Value) -> Value {
     let enabled = room.lock().saved.skills.clone();
-    let list: Vec<Value> = SKILLS
-        .iter()
-        .map(|(id, name, desc, rating)| {
-            json!({"id": id, "name": name, "description": desc,
-            "content_rating": rating, "enabled": enabled.iter().any(|e| e == id)})
-        })
-        .collect();
-    json!({"type": "admin_skills", "skills": list})
+    let locale = s(frame, "locale").unwrap_or(&table.cfg.locale);
+    crate::skills::frame(locale, &enabled)
 }
 
 /// Refuses a change that would leave `room` without a keeper join key.
@@ -137,16 +97,35 @@ fn keeps_a_keeper(keys: &std::collections::BTreeMap<String, KeyEntry>, room: &st
     keys.values().any(|e| e.room == room && e.role == "keeper")
 }
 
-fn room_op(
-    action: &str,
-    room: &str,
-    path: Option<&PathBuf>,
+/// What a room op touched, in the engine's vocabulary mapped onto this table's room:
+/// documents = transcript lines, room_state_rows = variables + characters, store_rows =
+/// the saved snapshot itself. The table keeps no vector index, so vector_points is 0.
+#[derive(Default)]
+struct Counts {
     keys: usize,
-    rows: usize,
-    media: usize,
-) -> Value {
-    let mut f = json!({"type": "admin_room_op", "action": action, "room": room, "keys": keys,
-        "store_rows": rows, "vector_points": 0, "media_files": media});
+    documents: usize,
+    room_state_rows: usize,
+    store_rows: usize,
+    media_files: usize,
+}
+
+impl Counts {
+    fn of(saved: &Saved, keys: usize) -> Self {
+        Self {
+            keys,
+            documents: saved.history.len(),
+            room_state_rows: saved.vars.len() + saved.chars.len(),
+            store_rows: 1,
+            media_files: saved.media.len(),
+        }
+    }
+}
+
+/// Every count is always present (the engine sends them all, beyond the spec's list).
+fn room_op(action: &str, room: &str, path: Option<&PathBuf>, c: Counts) -> Value {
+    let mut f = json!({"type": "admin_room_op", "action": action, "room": room, "keys": c.keys,
+        "documents": c.documents, "room_state_rows": c.room_state_rows, "store_rows": c.store_rows,
+        "vector_points": 0, "media_files": c.media_files});
     if let Some(p) = path {
         f["path"] = json!(p.display().to_string());
     }
@@ -154,11 +133,7 @@ fn room_op(
 }
 
 /// Writes a backup (raw keys included: treat it like keys.toml) and returns its path.
-fn export(
-    table: &Table,
-    room: &Room,
-    path: Option<&str>,
-) -> Result<(PathBuf, usize, usize), String> {
+fn export(table: &Table, room: &Room, path: Option<&str>) -> Result<(PathBuf, Counts), String> {
     let keys: Vec<Value> = table
         .keys
         .room_keys(&room.name)
@@ -166,7 +141,7 @@ fn export(
         .map(|(k, e)| json!({"key": k, "name": e.name, "role": e.role}))
         .collect();
     let saved = room.lock().saved.clone();
-    let media = saved.media.len();
+    let counts = Counts::of(&saved, keys.len());
     let snapshot = json!({"format": "loreweaver-room-backup", "version": 1, "room": room.name,
         "created_at": crate::ids::now_ts(), "keys": keys, "state": saved});
     let path = match path {
@@ -182,7 +157,7 @@ fn export(
     }
     let text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
     std::fs::write(&path, text).map_err(|e| e.to_string())?;
-    Ok((path, keys.len(), media))
+    Ok((path, counts))
 }
 
 pub async fn dispatch(
@@ -262,7 +237,7 @@ pub async fn dispatch(
                 Ok(None) => json!({"type": "admin_keys", "keys": roster(table, own)}),
                 Ok(Some(code)) => admin_error(code, "No such key in this room."),
                 Err(Error::Keys(m)) if m == "last_keeper" => {
-                    admin_error("last_keeper", "Mint a second keeper key first.")
+                    admin_error("last_keeper", LAST_KEEPER)
                 }
                 Err(e) => admin_error("set_failed", &e.to_string()),
             }
@@ -274,12 +249,20 @@ pub async fn dispatch(
                 keys.retain(|_, e| e.room != room_name);
                 Ok(before - keys.len())
             }) {
-                Ok(n) => room_op("delete", own, None, n, 0, 0),
+                Ok(keys) => room_op(
+                    "delete",
+                    own,
+                    None,
+                    Counts {
+                        keys,
+                        ..Counts::default()
+                    },
+                ),
                 Err(e) => admin_error("op_failed", &e.to_string()),
             }
         }
         "admin_export_room" => match export(table, room, s(frame, "path")) {
-            Ok((path, keys, media)) => room_op("export", own, Some(&path), keys, 1, media),
+            Ok((path, counts)) => room_op("export", own, Some(&path), counts),
             Err(e) => admin_error("op_failed", &e),
         },
         "admin_import_room" => import(table, room, frame),
@@ -288,7 +271,7 @@ pub async fn dispatch(
             let backup = if frame.get("backup").and_then(Value::as_bool).unwrap_or(true) {
                 // Deletion only proceeds once the backup is safely written.
                 match export(table, room, s(frame, "path")) {
-                    Ok((p, _, _)) => Some(p),
+                    Ok((p, _)) => Some(p),
                     Err(e) => {
                         return admin_error(
                             "op_failed",
@@ -306,13 +289,18 @@ pub async fn dispatch(
                 Ok(before - keys.len())
             });
             let mut st = room.lock();
-            let media = st.saved.media.len();
+            let counts = Counts::of(&st.saved, keys.unwrap_or(0));
             st.saved = Saved::default();
+            // The room's connections stay open but are cut off from it: like the
+            // engine's, they hear no further room traffic (not even each other leaving).
+            st.live = Default::default();
+            room.deleted
+                .store(true, std::sync::atomic::Ordering::Relaxed);
             drop(st);
             let _ = std::fs::remove_dir_all(table.media_dir(own));
             let _ = std::fs::remove_file(&room.file);
             table.forget_room(own);
-            room_op("delete", own, backup.as_ref(), keys.unwrap_or(0), 1, media)
+            room_op("delete", own, backup.as_ref(), counts)
         }
         "admin_reset_room" => {
             let scope = s(frame, "scope").unwrap_or("story");
@@ -321,26 +309,27 @@ pub async fn dispatch(
             }
             let _turn = room.turn.lock().await;
             let mut st = room.lock();
+            let media_before = st.saved.media.len();
             crate::commands::reset_room(table, room, &mut st, scope);
+            // The reset snapshot reaches every member before the keeper's op reply.
             broadcast_state(&st, true);
-            let media = st.saved.media.len();
+            // Like the engine, a reset reports what it deleted: no keys, no rows it
+            // keeps; only an "all" reset drops stored media.
+            let media_files = media_before.saturating_sub(st.saved.media.len());
             drop(st);
             room.persist();
-            let mut op = room_op(
-                "reset",
-                own,
-                None,
-                table.keys.room_keys(own).len(),
-                1,
-                media,
-            );
+            let counts = Counts {
+                media_files,
+                ..Counts::default()
+            };
+            let mut op = room_op("reset", own, None, counts);
             op["scope"] = json!(scope);
             op
         }
-        "admin_list_skills" => skills(room),
+        "admin_list_skills" => skills(table, room, frame),
         "admin_enable_skill" => {
             let id = s(frame, "id").unwrap_or("");
-            if !SKILLS.iter().any(|(sid, ..)| *sid == id) {
+            if !crate::skills::exists(id) {
                 return admin_error("not_found", &format!("Unknown skill: {id}"));
             }
             let on = frame.get("on").and_then(Value::as_bool).unwrap_or(false);
@@ -352,10 +341,18 @@ pub async fn dispatch(
                 }
             }
             room.persist();
-            skills(room)
+            skills(table, room, frame)
         }
-        "admin_list_rules" => json!({"type": "admin_rules", "systems": [
-            {"id": "coc7", "built_in": true}, {"id": "dnd5e", "built_in": true}]}),
+        "admin_list_rules" => {
+            // Every system the table knows is shipped with it, hence built_in.
+            let systems: Vec<Value> = crate::systems::systems_list()
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|sys| json!({"id": sys["id"], "built_in": true}))
+                .collect();
+            json!({"type": "admin_rules", "systems": systems})
+        }
         _ => {
             let _ = member;
             crate::session::error("bad_frame")
@@ -395,25 +392,15 @@ fn import(table: &Table, room: &Arc<Room>, frame: &Value) -> Value {
             ))
         })
         .collect();
-    let n = keys.len();
+    let counts = Counts::of(&saved, keys.len());
     if let Err(e) = table.keys.update(move |map| {
         map.extend(keys);
         Ok(())
     }) {
         return admin_error("op_failed", &e.to_string());
     }
-    let mut st = room.lock();
-    let media = saved.media.len();
-    st.saved = saved;
-    broadcast_state(&st, true);
-    drop(st);
+    // No state push: the engine answers an import with the op reply alone.
+    room.lock().saved = saved;
     room.persist();
-    room_op(
-        "import",
-        &room.name,
-        Some(&PathBuf::from(path)),
-        n,
-        1,
-        media,
-    )
+    room_op("import", &room.name, Some(&PathBuf::from(path)), counts)
 }

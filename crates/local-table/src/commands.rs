@@ -14,7 +14,7 @@ use crate::table::Table;
 const HELP: &str = "Commands: .r <dice> (e.g. .r 2d6+1, .r d%), .coc <name>, .dnd <name>, \
 .ra <skill> [target], .sc <success>/<failure>, .pc list, .pc claim <name>. \
 Keeper: .bgm|.ambience play|stop|pause|resume|volume <n>, .sfx <audio>, \
-.var set|add|expose <id> [value], .panels enable|disable <pack>, .reset. \
+.var list|set|add|expose <id> [value], .panels enable|disable <pack>, .reset. \
 Anything else is an action for the Keeper.";
 
 pub fn system_frame(text: &str) -> Value {
@@ -107,7 +107,7 @@ fn command(table: &Table, room: &Arc<Room>, member: &Member, line: &str) {
         "bgm" | "ambience" | "sfx" => {
             crate::media::audio_command(&mut st, member, &verb, rest, true)
         }
-        "var" => var_command(&mut st, member, rest),
+        "var" => crate::vars::command(&mut st, member, rest),
         "panels" => {
             drop(st);
             crate::packs::panels_command(table, room, member, rest);
@@ -166,84 +166,6 @@ fn roll(st: &mut RoomState, actor: &str, rest: &str) {
             system_all(st, &text);
         }
         Err(e) => system_all(st, &format!("Cannot roll {expr}: {e}")),
-    }
-}
-
-fn var_command(st: &mut RoomState, member: &Member, rest: &str) {
-    if !member.is_keeper() {
-        return member.send(&system_frame("Only the keeper can change variables."));
-    }
-    let words: Vec<&str> = rest.split_whitespace().collect();
-    let (op, id) = (
-        words.first().copied().unwrap_or(""),
-        words.get(1).copied().unwrap_or(""),
-    );
-    let value = words.get(2..).map(|w| w.join(" ")).unwrap_or_default();
-    let Some(var) = st.saved.vars.iter_mut().find(|v| v.id == id) else {
-        return member.send(&system_frame(&format!("Unknown variable: {id}")));
-    };
-    let result = match op {
-        "set" => parse_value(&var.kind, &value).map(|v| var.value = clamp(v, var.min, var.max)),
-        "add" => match (var.value.as_f64(), value.parse::<f64>()) {
-            (Some(a), Ok(b)) => {
-                var.value = clamp(num(a + b), var.min, var.max);
-                Ok(())
-            }
-            _ => Err(format!("{id} is not a number")),
-        },
-        "expose" => {
-            var.hidden = false;
-            Ok(())
-        }
-        _ => Err("Usage: .var set|add|expose <id> [value]".into()),
-    };
-    let text = match result {
-        Ok(()) => format!("{} = {}", var.id, var.value),
-        Err(msg) => return member.send(&system_frame(&msg)),
-    };
-    // A hidden variable's value is keeper-only: only keepers hear the reply.
-    if var.hidden {
-        st.keepers(&system_frame(&text));
-    } else {
-        system_all(st, &text);
-    }
-}
-
-fn num(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        json!(x as i64)
-    } else {
-        json!(x)
-    }
-}
-
-fn clamp(v: Value, min: Option<i64>, max: Option<i64>) -> Value {
-    match v.as_f64() {
-        Some(mut x) => {
-            if let Some(m) = min {
-                x = x.max(m as f64);
-            }
-            if let Some(m) = max {
-                x = x.min(m as f64);
-            }
-            num(x)
-        }
-        None => v,
-    }
-}
-
-fn parse_value(kind: &str, raw: &str) -> Result<Value, String> {
-    match kind {
-        "number" => raw
-            .parse::<f64>()
-            .map(num)
-            .map_err(|_| format!("not a number: {raw}")),
-        "bool" => match raw {
-            "true" | "on" | "yes" | "1" => Ok(json!(true)),
-            "false" | "off" | "no" | "0" => Ok(json!(false)),
-            _ => Err(format!("not a boolean: {raw}")),
-        },
-        _ => Ok(json!(raw)),
     }
 }
 

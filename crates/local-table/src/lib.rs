@@ -18,11 +18,13 @@ pub mod media;
 pub mod packs;
 pub mod room;
 pub mod session;
+pub mod skills;
 pub mod state;
 pub mod story;
 pub mod svg;
 pub mod systems;
 pub mod table;
+pub mod vars;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -152,6 +152,9 @@ pub struct Room {
     state: Mutex<RoomState>,
     /// Serializes turns, commands and destructive ops, like the engine's room turn lock.
     pub turn: tokio::sync::Mutex<()>,
+    /// Set by `admin_delete_room_data`: connections still holding the room must never
+    /// write its file back.
+    pub deleted: std::sync::atomic::AtomicBool,
 }
 
 /// How many transcript lines a join replays.
@@ -169,6 +172,7 @@ impl Room {
                 live: Live::default(),
             }),
             turn: tokio::sync::Mutex::new(()),
+            deleted: Default::default(),
         })
     }
 
@@ -179,6 +183,9 @@ impl Room {
     /// Writes the saved state next to the other rooms (best effort: a failed write
     /// only costs persistence across a restart).
     pub fn persist(&self) {
+        if self.deleted.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         let text = {
             let st = self.lock();
             serde_json::to_string_pretty(&st.saved)

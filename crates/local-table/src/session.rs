@@ -20,9 +20,9 @@ pub fn message(code: &str) -> &'static str {
         "join_timeout" => "No join message arrived in time.",
         "too_many_connections" => "Too many connections.",
         "server_error" => "Something went wrong on the server.",
-        "forbidden" => "You are not allowed to do that.",
+        "forbidden" => "That action requires a keeper key.",
         "demo_unavailable" => "The sample adventure is not available in this room.",
-        "media_disabled" => "Uploads are turned off in this room.",
+        "media_disabled" => "Media uploads are disabled in this room.",
         "media_rate_limited" => "Too many uploads. Please wait a minute.",
         "media_bad_offer" => "The upload offer was malformed.",
         "media_bad_mime" => "That file type is not supported.",
@@ -45,8 +45,16 @@ pub fn error(code: &str) -> Value {
 /// The join sequence, all under the room lock so no live frame can land inside it:
 /// welcome, presence to all, replay, state to all, then this viewer's manifest.
 pub fn join(table: &Table, room: &Arc<Room>, member: &Member) {
+    // Read before taking the room lock (admin code never holds both at once).
+    let imagegen = (table.admin.lock())
+        .unwrap_or_else(|e| e.into_inner())
+        .imagegen_configured();
     let mut st = room.lock();
+    // Spec order: media, audio, imagegen, demo, update.
     let mut features = vec!["media", "audio"];
+    if imagegen {
+        features.push("imagegen");
+    }
     if st.saved.history.is_empty() && table.story.is_some() {
         features.push("demo");
     }

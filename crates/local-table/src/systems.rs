@@ -31,7 +31,8 @@ pub struct Character {
 
 /// The `systems` list the state frame advertises.
 pub fn systems_list() -> Value {
-    json!([{"id": "coc7", "make_char": "coc"}, {"id": "dnd5e", "make_char": "dnd"}])
+    // wod is listed like the engine's (which ships it) but has no creation dialect.
+    json!([{"id": "coc7", "make_char": "coc"}, {"id": "dnd5e", "make_char": "dnd"}, {"id": "wod"}])
 }
 
 fn roll3d6x5(rng: &mut impl Rng) -> i64 {

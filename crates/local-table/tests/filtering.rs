@@ -42,11 +42,17 @@ async fn hidden_variables_reach_keepers_only() {
 
     // A hidden variable's change is heard by keepers only; expose reveals it.
     keeper.input(".var set clue.ledger true").await;
+    keeper.until_state().await;
     let kf = keeper.until_state().await;
-    assert_eq!(kf[1]["text"], "clue.ledger = true");
-    let pf = player.until_state().await;
-    assert_eq!(types(&pf), ["state"]);
-    assert!(var(&pf[0], "clue.ledger").is_none());
+    assert_eq!(
+        kf[0]["text"],
+        "The keeper's ledger [clue.ledger]: False → True."
+    );
+    for _ in 0..2 {
+        let pf = player.until_state().await;
+        assert_eq!(types(&pf), ["state"]);
+        assert!(var(&pf[0], "clue.ledger").is_none());
+    }
     keeper.input(".var expose clue.ledger").await;
     keeper.until_state().await;
     let pf = player.until_state().await;
