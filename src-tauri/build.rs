@@ -17,6 +17,8 @@ fn main() {
             "forget_saved_table",
             "mount_panel",
             "upload_media",
+            "copy_text",
+            "copy_invite",
         ]),
     ))
     .expect("tauri-build failed");

@@ -54,6 +54,8 @@ pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result
     ) {
         return Err("that frame cannot be sent from the interface".into());
     }
+    // The frame's type only: its fields may carry a key.
+    tracing::info!(frame = frame.tag(), "sending");
     tables.send(frame).await
 }
 

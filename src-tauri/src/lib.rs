@@ -3,6 +3,8 @@
 mod audio_director;
 mod audio_mixer;
 mod commands;
+mod keeper;
+mod logging;
 mod media_scheme;
 mod panel_scheme;
 mod saved_tables;
@@ -13,7 +15,9 @@ use table_session::Tables;
 
 /// Builds and runs the Studio window.
 pub fn run() {
+    logging::init();
     tauri::Builder::default()
+        .plugin(tauri_plugin_clipboard_manager::init())
         .manage(Tables::new())
         .manage(panel_scheme::Mounts::default())
         .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
@@ -29,6 +33,8 @@ pub fn run() {
             commands::forget_saved_table,
             commands::mount_panel,
             commands::upload_media,
+            keeper::copy_text,
+            keeper::copy_invite,
         ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");

@@ -68,6 +68,8 @@ struct Inner {
     demo: Option<RunningTable>,
     /// The page's channel for the current table (upload progress rides it too).
     channel: Option<Channel<PumpBatch>>,
+    /// The ticket dialed, for a keeper's "copy as invite".
+    ticket: Option<String>,
 }
 
 pub struct Tables {
@@ -127,6 +129,11 @@ impl Tables {
             .iter()
             .find(|p| p.id == id)
             .cloned()
+    }
+
+    /// The current table's ticket, as others would dial it.
+    pub async fn ticket(&self) -> Option<String> {
+        self.inner.lock().await.ticket.clone()
     }
 
     pub async fn session(&self) -> Option<SessionHandle> {
@@ -211,6 +218,7 @@ impl Tables {
             name: name.filter(|n| !n.trim().is_empty()),
             client_version: env!("CARGO_PKG_VERSION").into(),
         };
+        let ticket_text = ticket.to_string();
         let (handle, events) = Session::connect(endpoint, ticket, params)
             .await
             .map_err(|e| e.to_string())?;
@@ -229,6 +237,7 @@ impl Tables {
                 old.close();
             }
             inner.channel = Some(on_event.clone());
+            inner.ticket = Some(ticket_text);
         }
         // A pump of an older session may still hold frames: only the current one may write.
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
@@ -341,6 +350,7 @@ impl Tables {
         let (session, demo) = {
             let mut inner = self.inner.lock().await;
             inner.channel = None;
+            inner.ticket = None;
             (inner.session.take(), inner.demo.take())
         };
         // Leaving the table silences it.

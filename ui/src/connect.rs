@@ -141,7 +141,17 @@ pub fn ConnectScreen() -> impl IntoView {
                 <label for="ticket">{t("connect.ticket")}</label>
                 <textarea id="ticket" name="ticket" rows="3" spellcheck="false"
                     placeholder=t("connect.ticket.hint")
-                    prop:value=ticket on:input=move |ev| ticket.set(event_target_value(&ev))></textarea>
+                    prop:value=ticket on:input=move |ev| {
+                        // A pasted invite block fills both fields at once.
+                        let text = event_target_value(&ev);
+                        match protocol::keeper::invite::Invite::parse_block(&text) {
+                            Some((t, k)) => {
+                                ticket.set(t);
+                                key.set(k);
+                            }
+                            None => ticket.set(text),
+                        }
+                    }></textarea>
                 <label for="key">{t("connect.key")}</label>
                 <input id="key" name="key" type="password" autocomplete="off"
                     placeholder=t("connect.key.hint")

@@ -3,6 +3,7 @@
 mod bridge;
 mod connect;
 mod i18n;
+mod keeper;
 mod markdown;
 #[path = "../panels/mod.rs"]
 mod panels;

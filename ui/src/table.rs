@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 use protocol::session::SessionModel;
-use protocol::ClientFrame;
+use protocol::{ClientFrame, ServerFrame};
 use serde::{Deserialize, Serialize};
 
 use crate::bridge;
@@ -51,6 +51,10 @@ pub struct Table {
     pub overlay: RwSignal<Option<protocol::frame::TitleCard>>,
     /// My uploads in progress or just finished, newest last.
     pub uploads: RwSignal<Vec<Upload>>,
+    /// The keeper console's state (admin requests and their replies).
+    pub keeper: RwSignal<protocol::keeper::KeeperConsole>,
+    /// The keeper screen over the table, if one is open.
+    pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
 }
 
 pub fn now_ms() -> f64 {
@@ -66,6 +70,8 @@ impl Table {
             demo: RwSignal::new(false),
             overlay: RwSignal::new(None),
             uploads: RwSignal::new(Vec::new()),
+            keeper: RwSignal::new(Default::default()),
+            keeper_page: RwSignal::new(None),
         }
     }
 
@@ -94,7 +100,15 @@ impl Table {
                         Err(e) => self.problem(e.to_string()),
                     }
                 }
-                PumpEvent::Status(s) => self.status.set(s),
+                PumpEvent::Status(s) => {
+                    // A new connection answers nothing asked on the old one.
+                    if matches!(s, Status::Online { .. })
+                        && !matches!(self.status.get_untracked(), Status::Online { .. })
+                    {
+                        self.keeper.update(|k| k.on_reconnect());
+                    }
+                    self.status.set(s)
+                }
                 PumpEvent::DecodeError(e) => self.problem(e),
                 PumpEvent::Upload(u) => self.uploads.update(|list| {
                     match list.iter_mut().find(|x| x.id == u.id) {
@@ -110,6 +124,17 @@ impl Table {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
                 }
             }
+        }
+        // Admin replies (and the refusals that answer admin requests) go to the keeper console.
+        if frames.iter().any(|f| {
+            protocol::keeper::is_admin_reply(f)
+                || matches!(f, ServerFrame::Error(_) | ServerFrame::MediaEnabled(_))
+        }) {
+            self.keeper.update(|k| {
+                for f in &frames {
+                    k.apply(f);
+                }
+            });
         }
         if !frames.is_empty() {
             // One reactive update per batch, however many frames it holds.
@@ -149,6 +174,14 @@ impl Table {
             m.submit_input(&text, now_ms());
         });
         self.send(ClientFrame::input(text));
+    }
+
+    /// Sends an admin request, noting it in the keeper console so its control shows it pending.
+    pub fn admin(self, frame: ClientFrame) {
+        self.keeper.update(|k| {
+            k.request(&frame, now_ms());
+        });
+        self.send(frame);
     }
 
     pub fn send(self, frame: ClientFrame) {

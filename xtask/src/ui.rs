@@ -45,6 +45,7 @@ pub fn build(env: &Env) -> Result<(), String> {
         ("styles/play.css", "play.css"),
         ("styles/templates.css", "templates.css"),
         ("styles/panels.css", "panels.css"),
+        ("styles/keeper.css", "keeper.css"),
         ("../assets/icon.png", "icon.png"),
     ] {
         copy(&ui.join(from), &dist.join(to))?;

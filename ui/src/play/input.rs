@@ -107,6 +107,7 @@ pub fn InputBox(table: Table) -> impl IntoView {
         </div>
         <div class="input-box" class:offline=move || offline_reason().is_some()>
             <label class="share" title=move || tr(locale.get(), "upload.share")
+                class:hidden=move || !table.model.with(|m| m.media_enabled) && !crate::keeper::is_keeper(table)
                 class:disabled=move || offline_reason().is_some()>
                 <input id="share-file" type="file" node_ref=picker
                     accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml,audio/mpeg,audio/ogg,audio/wav,audio/flac,audio/mp4,audio/aac"

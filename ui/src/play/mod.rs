@@ -18,7 +18,13 @@ pub fn PlayView(table: Table) -> impl IntoView {
         move || {
             table.model.update(|m| {
                 m.tick(crate::table::now_ms());
-            })
+            });
+            let now = crate::table::now_ms();
+            if table.keeper.with_untracked(|k| k.any_pending()) {
+                table.keeper.update(|k| {
+                    k.tick(now);
+                });
+            }
         },
         std::time::Duration::from_secs(5),
     )
@@ -42,10 +48,27 @@ pub fn PlayView(table: Table) -> impl IntoView {
             });
         }
     });
+    // A deleted room sends nothing more: say so and go back to the connect screen.
+    Effect::new(move |_| {
+        if table.keeper.with(|k| k.room_gone) {
+            let l = use_context::<RwSignal<crate::i18n::Locale>>()
+                .map(|l| l.get_untracked())
+                .unwrap_or(crate::i18n::Locale::En);
+            notice
+                .0
+                .set(Some(crate::i18n::tr(l, "keeper.room_gone").to_string()));
+            leptos::task::spawn_local(async move {
+                let _ =
+                    crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+                screen.set(crate::Screen::Connect);
+            });
+        }
+    });
     view! {
         <section class="play">
             <status::StatusBar table=table/>
-            <div class="play-body">
+            <crate::keeper::KeeperScreen table=table/>
+            <div class="play-body" class:under-keeper=move || table.keeper_page.with(Option::is_some)>
                 <div class="play-main">
                     <transcript::Transcript table=table/>
                     <crate::panels::TrayPanels table=table/>

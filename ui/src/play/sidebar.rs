@@ -140,7 +140,12 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 {s.variables.clone().filter(|v| !v.is_empty()).map(|vars| view! {
                     <section class="card variables" id="variables">
                         <h4>{section("side.variables")}</h4>
-                        {vars.iter().map(variable_row).collect_view()}
+                        {vars.iter().map(|v| view! {
+                            <div class="variable-row" data-var=v.id.clone()>
+                                {variable_row(v)}
+                                <crate::keeper::VarEditor table=table var=v.clone()/>
+                            </div>
+                        }).collect_view()}
                     </section>
                 })}
                 {s.pregens.clone().filter(|p| !p.is_empty()).map(|pregens| view! {

@@ -15,6 +15,7 @@ use crate::frame::{
 };
 use crate::{ClientFrame, ServerFrame};
 
+pub mod invite;
 #[cfg(test)]
 mod tests;
 

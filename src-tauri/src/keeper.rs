@@ -1,0 +1,36 @@
+//! The keeper's clipboard: a minted key, or a whole invite (ticket + key) in one paste.
+//!
+//! Copies go through the official clipboard plugin's Rust side, so the page never gets a
+//! clipboard permission of its own (and a panel frame could not use one anyway).
+
+use tauri::State;
+use tauri_plugin_clipboard_manager::ClipboardExt;
+
+use crate::table_session::Tables;
+
+/// Puts `text` (a minted key) on the system clipboard.
+#[tauri::command]
+pub fn copy_text(app: tauri::AppHandle, text: String) -> Result<(), String> {
+    app.clipboard()
+        .write_text(text)
+        .map_err(|e| format!("the clipboard refused the copy: {e}"))
+}
+
+/// Puts an invite for the current table on the clipboard: its ticket and `key`, in the block
+/// the connect screen reads back when pasted.
+#[tauri::command]
+pub async fn copy_invite(
+    app: tauri::AppHandle,
+    tables: State<'_, Tables>,
+    room: String,
+    key: String,
+) -> Result<(), String> {
+    let ticket = tables
+        .ticket()
+        .await
+        .ok_or("not at a table: there is no ticket to share")?;
+    let block = protocol::keeper::invite::Invite { room, ticket, key }.to_block();
+    app.clipboard()
+        .write_text(block)
+        .map_err(|e| format!("the clipboard refused the copy: {e}"))
+}

@@ -1,0 +1,244 @@
+//! Rooms & invites: the room's keys, minting one (revealed once), rename, role, delete.
+
+use leptos::prelude::*;
+use protocol::frame::{AdminDeleteKey, AdminMintKey, AdminUpdateKey, KeyEntry, Role};
+use protocol::keeper::Control;
+use protocol::ClientFrame;
+use serde_json::Value;
+
+use super::{locale, Outcome};
+use crate::i18n::tr;
+use crate::table::Table;
+
+fn role_of(s: &str) -> Role {
+    Role::from_wire(s)
+}
+
+/// A roster value as a cell: `null` expiry reads "never".
+fn extra_text(l: crate::i18n::Locale, key: &str, v: &Value) -> String {
+    match (key, v) {
+        ("expires_at", Value::Null) => tr(l, "keeper.keys.never").to_string(),
+        (_, Value::String(s)) => s.clone(),
+        (_, Value::Null) => "—".into(),
+        (_, other) => other.to_string(),
+    }
+}
+
+#[component]
+pub fn KeysPage(table: Table) -> impl IntoView {
+    let locale = locale();
+    table.admin(ClientFrame::AdminListKeys);
+    let name = RwSignal::new(String::new());
+    let role = RwSignal::new("player".to_string());
+    let mint = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let n = name.get_untracked();
+        table.admin(ClientFrame::AdminMintKey(AdminMintKey {
+            room: None,
+            name: (!n.trim().is_empty()).then(|| n.trim().to_string()),
+            role: Some(role_of(&role.get_untracked())),
+        }));
+        name.set(String::new());
+    };
+    let keys = Memo::new(move |_| table.keeper.with(|k| k.keys.clone()));
+    // Every extra field any entry carries becomes a column, in first-seen order.
+    let extra_columns = Memo::new(move |_| {
+        let mut cols: Vec<String> = Vec::new();
+        for k in keys.get().unwrap_or_default() {
+            for c in k.extra.keys() {
+                if !cols.contains(c) {
+                    cols.push(c.clone());
+                }
+            }
+        }
+        cols
+    });
+    view! {
+        <h2>{move || tr(locale.get(), "keeper.page.keys")}</h2>
+        <p class="lede">{move || tr(locale.get(), "keeper.keys.lede")}</p>
+        <Reveal table=table/>
+        <form class="card keeper-form mint" on:submit=mint>
+            <h3>{move || tr(locale.get(), "keeper.keys.mint")}</h3>
+            <div class="row">
+                <label>{move || tr(locale.get(), "keeper.keys.name")}
+                    <input id="mint-name" type="text" maxlength="40" prop:value=name
+                        on:input=move |ev| name.set(event_target_value(&ev))/>
+                </label>
+                <label>{move || tr(locale.get(), "keeper.keys.role")}
+                    <select id="mint-role" prop:value=role on:change=move |ev| role.set(event_target_value(&ev))>
+                        <option value="player">{move || tr(locale.get(), "keeper.role.player")}</option>
+                        <option value="keeper">{move || tr(locale.get(), "keeper.role.keeper")}</option>
+                    </select>
+                </label>
+                <button id="mint" type="submit" class="primary"
+                    disabled=move || table.keeper.with(|k| k.is_pending(&Control::Mint))>
+                    {move || tr(locale.get(), "keeper.keys.mint_button")}
+                </button>
+                <Outcome table=table control=Control::Mint/>
+            </div>
+        </form>
+        <section class="card">
+            <div class="card-head">
+                <h3>{move || tr(locale.get(), "keeper.keys.roster")}</h3>
+                <button class="link" id="keys-refresh" on:click=move |_| table.admin(ClientFrame::AdminListKeys)>
+                    {move || tr(locale.get(), "keeper.refresh")}
+                </button>
+                <Outcome table=table control=Control::Keys/>
+            </div>
+            <table class="keeper-table" id="keys">
+                <thead><tr>
+                    <th>{move || tr(locale.get(), "keeper.keys.name")}</th>
+                    <th>{move || tr(locale.get(), "keeper.keys.role")}</th>
+                    <th>{move || tr(locale.get(), "keeper.keys.key")}</th>
+                    {move || extra_columns.get().into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}
+                    <th></th>
+                </tr></thead>
+                <tbody>
+                    {move || {
+                        let cols = extra_columns.get();
+                        keys.get().unwrap_or_default().into_iter()
+                            .map(|k| view! { <KeyRow table=table entry=k cols=cols.clone()/> })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </section>
+    }
+}
+
+#[component]
+fn KeyRow(table: Table, entry: KeyEntry, cols: Vec<String>) -> impl IntoView {
+    let locale = locale();
+    let id = StoredValue::new(entry.id.clone());
+    let renaming = RwSignal::new(false);
+    let new_name = RwSignal::new(entry.name.clone());
+    let confirming = RwSignal::new(false);
+    let update = move |name: Option<String>, role: Option<Role>| {
+        table.admin(ClientFrame::AdminUpdateKey(AdminUpdateKey {
+            id: id.get_value(),
+            room: None,
+            name,
+            role,
+        }));
+    };
+    let rename = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        update(Some(new_name.get_untracked().trim().to_string()), None);
+        renaming.set(false);
+    };
+    let cells = cols
+        .iter()
+        .map(|c| {
+            let v = entry.extra.get(c).cloned().unwrap_or(Value::Null);
+            let col = c.clone();
+            let c = c.clone();
+            view! { <td data-col=col>{move || extra_text(locale.get(), &c, &v)}</td> }
+        })
+        .collect_view();
+    let role = entry.role.as_str().to_string();
+    view! {
+        <tr class="key-row" data-id=entry.id.clone() data-name=entry.name.clone()>
+            <td class="key-name">
+                {move || if renaming.get() {
+                    view! {
+                        <form class="inline" on:submit=rename>
+                            <input class="rename-input" type="text" maxlength="40" prop:value=new_name
+                                on:input=move |ev| new_name.set(event_target_value(&ev))/>
+                            <button type="submit" class="primary small rename-save">{tr(locale.get(), "keeper.save")}</button>
+                            <button type="button" class="link small" on:click=move |_| renaming.set(false)>{tr(locale.get(), "keeper.cancel")}</button>
+                        </form>
+                    }.into_any()
+                } else {
+                    view! {
+                        <span>{new_name.get_untracked()}</span>
+                        <button class="link small rename" title=tr(locale.get(), "keeper.keys.rename")
+                            on:click=move |_| renaming.set(true)>"✎"</button>
+                    }.into_any()
+                }}
+            </td>
+            <td>
+                <select class="role-select" prop:value=role
+                    on:change=move |ev| update(None, Some(role_of(&event_target_value(&ev))))>
+                    <option value="player">{move || tr(locale.get(), "keeper.role.player")}</option>
+                    <option value="keeper">{move || tr(locale.get(), "keeper.role.keeper")}</option>
+                </select>
+            </td>
+            <td><code class="masked">{entry.key_masked.clone()}</code></td>
+            {cells}
+            <td class="key-actions">
+                {move || if confirming.get() {
+                    view! {
+                        <span class="confirm">
+                            {tr(locale.get(), "keeper.keys.delete_confirm")}" "
+                            <button class="danger small delete-yes" on:click=move |_| {
+                                confirming.set(false);
+                                table.admin(ClientFrame::AdminDeleteKey(AdminDeleteKey { id: id.get_value() }));
+                            }>{tr(locale.get(), "keeper.delete")}</button>
+                            <button class="link small" on:click=move |_| confirming.set(false)>{tr(locale.get(), "keeper.cancel")}</button>
+                        </span>
+                    }.into_any()
+                } else {
+                    view! {
+                        <button class="link small delete" on:click=move |_| confirming.set(true)>{tr(locale.get(), "keeper.delete")}</button>
+                    }.into_any()
+                }}
+                <Outcome table=table control=Control::KeyEdit(entry.id.clone())/>
+                <Outcome table=table control=Control::KeyDelete(entry.id.clone())/>
+            </td>
+        </tr>
+    }
+}
+
+/// The freshly minted key, shown once: copy it, or copy a whole invite; closing forgets it.
+#[component]
+fn Reveal(table: Table) -> impl IntoView {
+    let locale = locale();
+    let copied = RwSignal::new(None::<Result<&'static str, String>>);
+    let copy = move |command: &'static str, done: &'static str| {
+        let Some(key) = table
+            .keeper
+            .with_untracked(|k| k.reveal().map(|r| r.key.expose().to_string()))
+        else {
+            return;
+        };
+        let args = if command == "copy_invite" {
+            serde_json::json!({ "key": key, "room": super::own_room(table) })
+        } else {
+            serde_json::json!({ "text": key })
+        };
+        leptos::task::spawn_local(async move {
+            let r = crate::bridge::invoke::<_, ()>(command, &args).await;
+            copied.set(Some(r.map(|_| done)));
+        });
+    };
+    let close = move |_| {
+        copied.set(None);
+        table.keeper.update(|k| k.close_reveal());
+    };
+    view! {
+        {move || table.keeper.with(|k| k.reveal().map(|r| (r.key.expose().to_string(), r.name.clone(), r.role.as_str().to_string())))
+            .map(|(key, name, role)| view! {
+                <section class="card reveal" id="reveal" role="dialog" aria-labelledby="reveal-title">
+                    <h3 id="reveal-title">{tr(locale.get(), "keeper.reveal.title")}" — "{name}" · "{role}</h3>
+                    <p class="warning">{tr(locale.get(), "keeper.reveal.once")}</p>
+                    <code id="minted-key" class="secret">{key}</code>
+                    <div class="row">
+                        <button id="copy-key" class="secondary" on:click=move |_| copy("copy_text", "keeper.reveal.copied")>
+                            {tr(locale.get(), "keeper.reveal.copy")}
+                        </button>
+                        <button id="copy-invite" class="secondary" on:click=move |_| copy("copy_invite", "keeper.reveal.invite_copied")>
+                            {tr(locale.get(), "keeper.reveal.copy_invite")}
+                        </button>
+                        <button id="reveal-done" class="primary" on:click=close>
+                            {tr(locale.get(), "keeper.reveal.done")}
+                        </button>
+                        <span class="copied" aria-live="polite">{move || match copied.get() {
+                            Some(Ok(k)) => tr(locale.get(), k).to_string(),
+                            Some(Err(e)) => e,
+                            None => String::new(),
+                        }}</span>
+                    </div>
+                </section>
+            })}
+    }
+}

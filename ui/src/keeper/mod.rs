@@ -1,0 +1,208 @@
+//! The keeper's screens: every admin frame of the protocol, graphically.
+//!
+//! The model lives in `protocol::keeper::KeeperConsole` (pure, tested natively); these
+//! components only draw it and send requests through [`Table::admin`]. Screens open over the
+//! play view, which stays mounted underneath so the table keeps streaming.
+
+mod keys;
+mod model;
+mod room;
+mod skills;
+mod switches;
+mod var_edit;
+pub use var_edit::VarEditor;
+pub mod text;
+
+use leptos::prelude::*;
+use protocol::keeper::{Control, Failure};
+
+use crate::i18n::{tr, Locale};
+use crate::table::Table;
+
+/// One keeper screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    Keys,
+    Model,
+    Room,
+    Skills,
+    Switches,
+}
+
+impl Page {
+    const ALL: [Page; 5] = [
+        Page::Keys,
+        Page::Model,
+        Page::Room,
+        Page::Skills,
+        Page::Switches,
+    ];
+
+    fn id(self) -> &'static str {
+        match self {
+            Page::Keys => "keys",
+            Page::Model => "model",
+            Page::Room => "room",
+            Page::Skills => "skills",
+            Page::Switches => "switches",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Page::Keys => "keeper.page.keys",
+            Page::Model => "keeper.page.model",
+            Page::Room => "keeper.page.room",
+            Page::Skills => "keeper.page.skills",
+            Page::Switches => "keeper.page.switches",
+        }
+    }
+}
+
+/// Whether this connection joined with a keeper key (the server's own word, from `welcome`).
+pub fn is_keeper(table: Table) -> bool {
+    table.model.with(|m| {
+        m.welcome
+            .as_ref()
+            .is_some_and(|w| w.you.role == protocol::frame::Role::Keeper)
+    })
+}
+
+fn locale() -> RwSignal<Locale> {
+    use_context::<RwSignal<Locale>>().expect("locale")
+}
+
+/// The top bar's Keeper menu; only a keeper connection has it.
+#[component]
+pub fn KeeperMenu(table: Table) -> impl IntoView {
+    let locale = locale();
+    let open = RwSignal::new(false);
+    view! {
+        <Show when=move || is_keeper(table)>
+            <span class="keeper-menu">
+                <button class="link" id="keeper-menu" aria-haspopup="menu"
+                    aria-expanded=move || open.get().to_string()
+                    on:click=move |_| open.update(|o| *o = !*o)>
+                    {move || tr(locale.get(), "keeper.menu")}" ▾"
+                </button>
+                <Show when=move || open.get()>
+                    <div class="keeper-menu-list" role="menu">
+                        {Page::ALL.into_iter().map(|p| view! {
+                            <button role="menuitem" class="keeper-menu-item" data-page=p.id()
+                                on:click=move |_| { table.keeper_page.set(Some(p)); open.set(false); }>
+                                {move || tr(locale.get(), p.title())}
+                            </button>
+                        }).collect_view()}
+                    </div>
+                </Show>
+            </span>
+        </Show>
+    }
+}
+
+/// The open keeper screen, full height over the table.
+#[component]
+pub fn KeeperScreen(table: Table) -> impl IntoView {
+    let locale = locale();
+    let close = move |_| table.keeper_page.set(None);
+    view! {
+        {move || table.keeper_page.get().filter(|_| is_keeper(table)).map(|page| view! {
+            <section class="keeper-screen" id="keeper-screen" data-page=page.id()>
+                <nav class="keeper-nav">
+                    <button class="link keeper-back" id="keeper-back" on:click=close>
+                        "← "{move || tr(locale.get(), "keeper.back")}
+                    </button>
+                    {Page::ALL.into_iter().map(|p| view! {
+                        <button class="keeper-tab" class:current=move || p == page data-page=p.id()
+                            on:click=move |_| table.keeper_page.set(Some(p))>
+                            {move || tr(locale.get(), p.title())}
+                        </button>
+                    }).collect_view()}
+                </nav>
+                <div class="keeper-body">
+                    {match page {
+                        Page::Keys => view! { <keys::KeysPage table=table/> }.into_any(),
+                        Page::Model => view! { <model::ModelPage table=table/> }.into_any(),
+                        Page::Room => view! { <room::RoomPage table=table/> }.into_any(),
+                        Page::Skills => view! { <skills::SkillsPage table=table/> }.into_any(),
+                        Page::Switches => view! { <switches::SwitchesPage table=table/> }.into_any(),
+                    }}
+                </div>
+            </section>
+        })}
+    }
+}
+
+/// Beside a control: "working…" while its request is in flight, else its failure, if any.
+#[component]
+pub fn Outcome(table: Table, control: Control) -> impl IntoView {
+    let locale = locale();
+    let c = StoredValue::new(control);
+    let pending = move || c.with_value(|c| table.keeper.with(|k| k.is_pending(c)));
+    let failure = move || c.with_value(|c| table.keeper.with(|k| k.failure(c).cloned()));
+    view! {
+        <span class="outcome" aria-live="polite">
+            {move || pending().then(|| view! {
+                <span class="pending"><span class="spinner" aria-hidden="true"></span>{tr(locale.get(), "keeper.working")}</span>
+            })}
+            {move || failure().map(|f| view! {
+                <span class="failure" role="alert">{failure_text(locale.get(), &f)}</span>
+            })}
+        </span>
+    }
+}
+
+/// A failure as a sentence a keeper can act on.
+pub fn failure_text(l: Locale, f: &Failure) -> String {
+    use protocol::frame::AdminErrorCode as C;
+    match f {
+        Failure::Refused { code, message } => {
+            let explained = match code {
+                C::LastKeeper => Some("keeper.err.last_keeper"),
+                C::Forbidden => Some("keeper.err.forbidden"),
+                C::UnknownProvider => Some("keeper.err.unknown_provider"),
+                C::NotConfigured => Some("keeper.err.not_configured"),
+                C::NotFound => Some("keeper.err.not_found"),
+                _ => None,
+            };
+            let server = message.clone().unwrap_or_default();
+            match explained {
+                Some(key) if server.is_empty() => tr(l, key).to_string(),
+                Some(key) => format!("{} ({server})", tr(l, key)),
+                None if server.is_empty() => format!("{} {code}", tr(l, "keeper.err.refused")),
+                None => format!("{} {server}", tr(l, "keeper.err.refused")),
+            }
+        }
+        Failure::Error { message, .. } => message.clone(),
+        Failure::TimedOut { after_s } => {
+            tr(l, "keeper.err.timeout").replace("{s}", &after_s.to_string())
+        }
+        Failure::GenerateFailed { error } => {
+            format!("{} {error}", tr(l, "keeper.err.generate"))
+        }
+        Failure::UpdateFailed { .. } => tr(l, "keeper.err.update").to_string(),
+    }
+}
+
+/// The room this connection is bound to (`welcome.room`).
+pub fn own_room(table: Table) -> String {
+    table
+        .model
+        .with(|m| m.welcome.as_ref().map(|w| w.room.clone()))
+        .unwrap_or_default()
+}
+
+/// An input that arms a destructive button once the room's name is typed exactly.
+#[component]
+pub fn Arm(table: Table, armed: RwSignal<bool>, id: &'static str) -> impl IntoView {
+    let locale = locale();
+    let typed = RwSignal::new(String::new());
+    Effect::new(move |_| armed.set(typed.with(|t| t.trim() == own_room(table))));
+    view! {
+        <label class="arm">
+            <span>{move || tr(locale.get(), "keeper.arm").replace("{room}", &own_room(table))}</span>
+            <input type="text" id=id autocomplete="off" spellcheck="false"
+                prop:value=typed on:input=move |ev| typed.set(event_target_value(&ev))/>
+        </label>
+    }
+}
