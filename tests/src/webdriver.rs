@@ -106,6 +106,14 @@ impl Session {
         .and_then(|v| v.as_str().map(str::to_string))
     }
 
+    /// Whether a form control can be used (its `disabled` property is false).
+    pub fn is_enabled(&self, el: &Element) -> bool {
+        self.execute_on(el, "return !arguments[0].disabled")
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    }
+
     pub fn click(&self, el: &Element) {
         self.call("POST", &format!("/element/{}/click", el.0), json!({}))
             .expect("click");

@@ -105,8 +105,12 @@ pub fn KeeperMenu(table: Table) -> impl IntoView {
 pub fn KeeperScreen(table: Table) -> impl IntoView {
     let locale = locale();
     let close = move |_| table.keeper_page.set(None);
+    // Memos: a page is built once per opening, not on every frame the table sends (building
+    // one sends its requests).
+    let keeper = Memo::new(move |_| is_keeper(table));
+    let page = Memo::new(move |_| table.keeper_page.get());
     view! {
-        {move || table.keeper_page.get().filter(|_| is_keeper(table)).map(|page| view! {
+        {move || page.get().filter(|_| keeper.get()).map(|page| view! {
             <section class="keeper-screen" id="keeper-screen" data-page=page.id()>
                 <nav class="keeper-nav">
                     <button class="link keeper-back" id="keeper-back" on:click=close>

@@ -35,7 +35,8 @@ pub fn ModelPage(table: Table) -> impl IntoView {
     let img_key = RwSignal::new(String::new());
     // Every fresh `admin_config` resets both forms to what the server now holds.
     Effect::new(move |_| {
-        generation.track();
+        // `get`, not `track`: a memo nobody has read yet must compute to notify anyone.
+        let _ = generation.get();
         let Some(c) = config.get_untracked() else {
             return;
         };
