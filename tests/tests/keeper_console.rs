@@ -172,4 +172,14 @@ fn keeper_console_round_trips_and_keeps_secrets() {
         "the provider key is in the log"
     );
     assert!(!log_text.contains(&minted), "the minted key is in the log");
+
+    // Deleting the room's data (backup first) leaves a room that answers nothing: Studio says so
+    // on the connect screen.
+    open_page(&s, "room");
+    fill(&s, "#arm-delete-data", "demo");
+    click(&s, "#delete-data");
+    let notice = wait_text(&s, ".connect .problem", "the connect screen's notice", |t| {
+        !t.is_empty()
+    });
+    assert!(notice.contains("no longer exists"), "{notice}");
 }

@@ -92,6 +92,23 @@ fn keeper_invites_a_player_and_manages_the_table() {
         keeper.find("#keys .key-row[data-name='Robin Hood']")
     });
 
+    // Role change: the row follows the server's answer.
+    let robin_role = "#keys .key-row[data-name='Robin Hood'] .role-select";
+    choose(&keeper, robin_role, "keeper");
+    wait_for(Duration::from_secs(10), "Robin to be a keeper", || {
+        let el = keeper.find(robin_role)?;
+        let v = keeper.execute_on(&el, "return arguments[0].value").ok()?;
+        let busy = keeper.find("#keys .key-row[data-name='Robin Hood'] .pending");
+        (v.as_str() == Some("keeper") && busy.is_none()).then_some(())
+    });
+    choose(&keeper, robin_role, "player");
+    wait_for(Duration::from_secs(10), "Robin to be a player again", || {
+        keeper
+            .find("#keys .key-row[data-name='Robin Hood'] .pending")
+            .is_none()
+            .then_some(())
+    });
+
     // Demoting the room's only keeper key is refused, and explained.
     let keeper_row = keeper
         .find_all("#keys .key-row")
