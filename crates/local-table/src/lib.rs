@@ -128,6 +128,8 @@ pub struct TableConfig {
     /// The operator's self-update command; enables the `update` feature for keepers.
     pub update_command: Option<String>,
     pub locale: String,
+    /// A new room starts with every pack enabled (the pack bench: an author's own pack).
+    pub enable_packs: bool,
 }
 
 impl TableConfig {
@@ -143,6 +145,7 @@ impl TableConfig {
             limits: Limits::default(),
             update_command: None,
             locale: "en".into(),
+            enable_packs: false,
         }
     }
 }

@@ -236,15 +236,11 @@ impl Pack {
     }
 }
 
-fn visible<'a>(
-    table: &'a Table,
-    enabled: &'a [String],
-    keeper: bool,
-) -> impl Iterator<Item = &'a Panel> + 'a {
+fn visible(table: &Table, enabled: &[String], keeper: bool) -> Vec<Panel> {
     enabled
         .iter()
         .filter_map(|id| table.pack(id))
-        .flat_map(|p| p.panels.iter())
+        .flat_map(|p| p.panels.clone())
         .filter(move |panel| {
             if keeper {
                 !panel.players_only
@@ -252,19 +248,22 @@ fn visible<'a>(
                 !panel.keeper_only
             }
         })
+        .collect()
 }
 
 /// This viewer's manifest: keeper-only panels never reach a player.
 pub fn manifest_frame(table: &Table, enabled: &[String], keeper: bool) -> Value {
     let panels: Vec<Value> = visible(table, enabled, keeper)
-        .map(|p| p.wire.clone())
+        .into_iter()
+        .map(|p| p.wire)
         .collect();
     json!({"type": "ui_manifest", "panels": panels})
 }
 
 pub fn panel_ids(table: &Table, enabled: &[String], keeper: bool) -> Vec<String> {
     visible(table, enabled, keeper)
-        .map(|p| p.id.clone())
+        .into_iter()
+        .map(|p| p.id)
         .collect()
 }
 
@@ -285,11 +284,11 @@ pub fn asset_bytes(
 
 pub fn cards(table: &Table) -> Value {
     let list: Vec<Value> = table
-        .packs
-        .iter()
+        .packs()
+        .into_iter()
         .flat_map(|p| {
-            p.cards.iter().map(move |c| {
-                let stem = c.rsplit_once('.').map(|(s, _)| s).unwrap_or(c);
+            p.cards.clone().into_iter().map(move |c| {
+                let stem = c.rsplit_once('.').map(|(s, _)| s).unwrap_or(&c);
                 json!({"ref": format!("{}/{c}", p.id), "pack": p.id, "name": stem, "kind": "character"})
             })
         })
@@ -304,7 +303,7 @@ pub fn panels_command(table: &Table, room: &Arc<Room>, member: &Member, rest: &s
     if op == "list" || op.is_empty() {
         let st = room.lock();
         let all: Vec<String> = table
-            .packs
+            .packs()
             .iter()
             .map(|p| {
                 format!(

@@ -18,7 +18,8 @@ use crate::{Error, TableConfig};
 pub struct Table {
     pub cfg: TableConfig,
     pub keys: Keystore,
-    pub packs: Vec<Pack>,
+    /// Swapped whole on a hot reload; readers take a snapshot.
+    packs: std::sync::RwLock<Vec<Arc<Pack>>>,
     pub story: Option<Story>,
     pub admin: Mutex<AdminState>,
     rooms: Mutex<HashMap<String, Arc<Room>>>,
@@ -31,7 +32,7 @@ impl Table {
         let packs = cfg
             .packs
             .iter()
-            .map(|p| Pack::load(p))
+            .map(|p| Pack::load(p).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         let story_dir = cfg.story.clone().or_else(default_story_dir);
         let story = match story_dir {
@@ -42,7 +43,7 @@ impl Table {
         Ok(Self {
             cfg,
             keys,
-            packs,
+            packs: std::sync::RwLock::new(packs),
             story,
             admin: Mutex::new(AdminState::default()),
             rooms: Mutex::new(HashMap::new()),
@@ -87,6 +88,9 @@ impl Table {
         if let Some(story) = &self.story {
             story.seed(&mut saved, &self.media_dir(room));
         }
+        if self.cfg.enable_packs {
+            saved.packs = self.packs().iter().map(|p| p.id.clone()).collect();
+        }
         saved
     }
 
@@ -98,8 +102,44 @@ impl Table {
             .remove(name);
     }
 
-    pub fn pack(&self, id: &str) -> Option<&Pack> {
-        self.packs.iter().find(|p| p.id == id)
+    pub fn pack(&self, id: &str) -> Option<Arc<Pack>> {
+        self.packs().into_iter().find(|p| p.id == id)
+    }
+
+    /// Every pack the table serves, as of now.
+    pub fn packs(&self) -> Vec<Arc<Pack>> {
+        self.packs.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Re-reads the pack folder `dir` and, if it loads cleanly, swaps it in and pushes every
+    /// room that has it enabled a fresh manifest. On an error the old pack stays served.
+    pub fn reload_pack(&self, dir: &std::path::Path) -> Result<String, Error> {
+        let fresh = Arc::new(Pack::load(dir)?);
+        let id = fresh.id.clone();
+        {
+            let mut packs = self.packs.write().unwrap_or_else(|e| e.into_inner());
+            match packs.iter().position(|p| p.dir == dir) {
+                Some(i) => packs[i] = fresh,
+                None => packs.push(fresh),
+            }
+        }
+        let rooms: Vec<Arc<Room>> = self
+            .rooms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .cloned()
+            .collect();
+        for room in rooms {
+            let st = room.lock();
+            if st.saved.packs.contains(&id) {
+                let enabled = st.saved.packs.clone();
+                st.broadcast_with(|m| {
+                    Some(crate::packs::manifest_frame(self, &enabled, m.is_keeper()))
+                });
+            }
+        }
+        Ok(id)
     }
 }
 
@@ -130,6 +170,12 @@ pub struct RunningTable {
 }
 
 impl RunningTable {
+    /// Re-reads a pack folder and republishes the manifests of every room using it; on an
+    /// error (a YAML typo mid-edit, say) the last good pack stays served. Returns the pack id.
+    pub fn reload_pack(&self, dir: &std::path::Path) -> Result<String, Error> {
+        self.table.reload_pack(dir)
+    }
+
     /// The ticket a client dials (`endpoint…` string form).
     pub fn ticket(&self) -> String {
         self.ticket.encode_string()
