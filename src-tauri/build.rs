@@ -19,6 +19,10 @@ fn main() {
             "upload_media",
             "copy_text",
             "copy_invite",
+            "startup_pack",
+            "pick_pack_folder",
+            "open_pack",
+            "bench_view",
         ]),
     ))
     .expect("tauri-build failed");

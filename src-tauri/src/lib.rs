@@ -2,6 +2,7 @@
 
 mod audio_director;
 mod audio_mixer;
+mod bench;
 mod commands;
 mod keeper;
 mod logging;
@@ -18,6 +19,8 @@ pub fn run() {
     logging::init();
     tauri::Builder::default()
         .plugin(tauri_plugin_clipboard_manager::init())
+        .plugin(tauri_plugin_dialog::init())
+        .manage(bench::StartupPack::from_args())
         .manage(Tables::new())
         .manage(panel_scheme::Mounts::default())
         .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
@@ -35,6 +38,10 @@ pub fn run() {
             commands::upload_media,
             keeper::copy_text,
             keeper::copy_invite,
+            bench::startup_pack,
+            bench::pick_pack_folder,
+            bench::open_pack,
+            bench::bench_view,
         ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");

@@ -33,6 +33,8 @@ pub enum PumpEvent {
     DecodeError(String),
     Oversize(usize),
     Upload(crate::upload::UploadView),
+    /// The pack bench reloaded (or refused) the pack.
+    Bench(crate::bench::BenchStatus),
 }
 
 pub type PumpBatch = Vec<PumpEvent>;
@@ -41,6 +43,8 @@ pub type PumpBatch = Vec<PumpEvent>;
 #[derive(Debug, Clone, Serialize)]
 pub struct Joined {
     pub demo: bool,
+    /// Set when this is the pack bench.
+    pub bench: Option<crate::bench::BenchStatus>,
 }
 
 /// What to remember once the table's welcome names the room and role.
@@ -70,6 +74,8 @@ struct Inner {
     channel: Option<Channel<PumpBatch>>,
     /// The ticket dialed, for a keeper's "copy as invite".
     ticket: Option<String>,
+    /// The pack bench's keys and watcher, while the bench is open (its table is `demo`).
+    bench: Option<crate::bench::Bench>,
 }
 
 pub struct Tables {
@@ -159,7 +165,10 @@ impl Tables {
         };
         self.connect(endpoint, parsed, key, name, on_event, Some(remember))
             .await?;
-        Ok(Joined { demo: false })
+        Ok(Joined {
+            demo: false,
+            bench: None,
+        })
     }
 
     /// Rejoins a saved table with its stored key.
@@ -201,7 +210,68 @@ impl Tables {
             self.leave().await;
             return Err(e);
         }
-        Ok(Joined { demo: true })
+        Ok(Joined {
+            demo: true,
+            bench: None,
+        })
+    }
+
+    /// Opens the pack bench on `dir`, viewing as `viewer` (`keeper` or `player`).
+    pub async fn open_pack(
+        &self,
+        dir: PathBuf,
+        viewer: &str,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<Joined, String> {
+        self.leave().await;
+        let data = std::env::temp_dir().join(format!(
+            "loreweaver-bench-{}-{}",
+            std::process::id(),
+            self.generation.load(Ordering::SeqCst)
+        ));
+        let (table, bench) = crate::bench::start_table(&dir, data).await?;
+        {
+            let mut inner = self.inner.lock().await;
+            inner.demo = Some(table);
+            inner.bench = Some(bench);
+        }
+        self.bench_view(viewer, on_event).await
+    }
+
+    /// Joins the open bench's table as `viewer`, on a fresh page channel; the table, its room
+    /// and its variables stay as they are.
+    pub async fn bench_view(
+        &self,
+        viewer: &str,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<Joined, String> {
+        let (ticket, key, status) = {
+            let mut inner = self.inner.lock().await;
+            let Inner { demo, bench, .. } = &mut *inner;
+            let (Some(table), Some(bench)) = (demo.as_ref(), bench.as_mut()) else {
+                return Err("no pack is open on the bench".into());
+            };
+            crate::bench::watch(table, bench, viewer.to_string(), on_event.clone())?;
+            let key = if viewer == "player" {
+                bench.player_key.clone()
+            } else {
+                bench.keeper_key.clone()
+            };
+            (
+                table.endpoint_ticket(),
+                key,
+                crate::bench::status(table, bench, viewer, None, 0),
+            )
+        };
+        let endpoint = bind(NetworkMode::LocalOnly)
+            .await
+            .map_err(|e| e.to_string())?;
+        self.connect(endpoint, ticket, key, None, on_event, None)
+            .await?;
+        Ok(Joined {
+            demo: false,
+            bench: Some(status),
+        })
     }
 
     async fn connect(
@@ -351,6 +421,7 @@ impl Tables {
             let mut inner = self.inner.lock().await;
             inner.channel = None;
             inner.ticket = None;
+            inner.bench = None;
             (inner.session.take(), inner.demo.take())
         };
         // Leaving the table silences it.

@@ -59,6 +59,11 @@ pub fn open_studio() -> Studio {
 
 /// Opens Studio with extra environment for the app (e.g. a private data dir).
 pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
+    open_studio_args(env, &[])
+}
+
+/// Opens Studio with extra environment and extra command-line arguments (e.g. `--pack <dir>`).
+pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
     let app = std::env::var("STUDIO_APP")
         .expect("STUDIO_APP is not set: run the end-to-end suite through `cargo xtask test`");
     // Every window gets private files and stays on loopback unless a test says otherwise, and
@@ -86,7 +91,9 @@ pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
         std::process::id(),
         driver.url().rsplit(':').next().unwrap_or("0")
     );
-    let session = Session::new(&driver.url(), &app, &["--e2e-session", &tag]);
+    let mut all_args = vec!["--e2e-session", tag.as_str()];
+    all_args.extend_from_slice(args);
+    let session = Session::new(&driver.url(), &app, &all_args);
     Studio {
         session: Some(session),
         _driver: driver,

@@ -178,8 +178,11 @@ fn keeper_console_round_trips_and_keeps_secrets() {
     open_page(&s, "room");
     fill(&s, "#arm-delete-data", "demo");
     click(&s, "#delete-data");
-    let notice = wait_text(&s, ".connect .problem", "the connect screen's notice", |t| {
-        !t.is_empty()
-    });
+    let notice = wait_text(
+        &s,
+        ".connect .problem",
+        "the connect screen's notice",
+        |t| !t.is_empty(),
+    );
     assert!(notice.contains("no longer exists"), "{notice}");
 }

@@ -102,12 +102,16 @@ fn keeper_invites_a_player_and_manages_the_table() {
         (v.as_str() == Some("keeper") && busy.is_none()).then_some(())
     });
     choose(&keeper, robin_role, "player");
-    wait_for(Duration::from_secs(10), "Robin to be a player again", || {
-        keeper
-            .find("#keys .key-row[data-name='Robin Hood'] .pending")
-            .is_none()
-            .then_some(())
-    });
+    wait_for(
+        Duration::from_secs(10),
+        "Robin to be a player again",
+        || {
+            keeper
+                .find("#keys .key-row[data-name='Robin Hood'] .pending")
+                .is_none()
+                .then_some(())
+        },
+    );
 
     // Demoting the room's only keeper key is refused, and explained.
     let keeper_row = keeper

@@ -62,6 +62,9 @@ pub fn ConnectScreen() -> impl IntoView {
             match bridge::invoke::<_, serde_json::Value>(command, &args).await {
                 Ok(joined) => {
                     table.demo.set(joined["demo"].as_bool().unwrap_or(false));
+                    table
+                        .bench
+                        .set(serde_json::from_value(joined["bench"].clone()).ok());
                     // This screen (and its signals) goes away now.
                     screen.set(Screen::Play(table));
                 }
@@ -69,6 +72,22 @@ pub fn ConnectScreen() -> impl IntoView {
                     problem.set(Some(sentence(&e)));
                     busy.set(false);
                 }
+            }
+        });
+    };
+    // `--pack <dir>` on the command line opens the bench at once.
+    leptos::task::spawn_local(async move {
+        if let Ok(Some(dir)) = bridge::invoke::<_, Option<String>>("startup_pack", &NoArgs {}).await
+        {
+            start("open_pack", serde_json::json!({ "dir": dir }));
+        }
+    });
+    let open_pack = move |_| {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(dir)) =
+                bridge::invoke::<_, Option<String>>("pick_pack_folder", &NoArgs {}).await
+            {
+                start("open_pack", serde_json::json!({ "dir": dir }));
             }
         });
     };
@@ -168,6 +187,10 @@ pub fn ConnectScreen() -> impl IntoView {
                 <button id="demo" type="button" class="secondary" disabled=move || busy.get()
                     on:click=move |_| start("play_demo", serde_json::json!({}))>
                     {t("connect.demo")}
+                </button>
+                <button id="open-pack" type="button" class="link" disabled=move || busy.get()
+                    on:click=open_pack>
+                    {t("bench.open")}
                 </button>
             </form>
             <footer class="connect-footer">

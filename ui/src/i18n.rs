@@ -111,7 +111,7 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "side.claimed" => ("Claimed", "已认领"),
         "side.usage" => ("Keeper's context", "主持人上下文"),
         "side.presence" => ("At the table", "在座"),
-        _ => crate::keeper::text::pair(key),
+        _ => crate::bench::pair(key),
     };
     match locale {
         Locale::En => en,

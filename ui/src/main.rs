@@ -1,5 +1,6 @@
 //! Loreweaver Studio's UI: every pixel, no sockets. Talks to the backend through typed commands.
 
+mod bench;
 mod bridge;
 mod connect;
 mod i18n;

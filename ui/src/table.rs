@@ -26,6 +26,7 @@ enum PumpEvent {
     DecodeError(String),
     Oversize(usize),
     Upload(Upload),
+    Bench(crate::bench::BenchStatus),
 }
 
 /// One of my uploads, as the backend reports it.
@@ -55,6 +56,8 @@ pub struct Table {
     pub keeper: RwSignal<protocol::keeper::KeeperConsole>,
     /// The keeper screen over the table, if one is open.
     pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
+    /// The pack bench's last report, when this table is the bench.
+    pub bench: RwSignal<Option<crate::bench::BenchStatus>>,
 }
 
 pub fn now_ms() -> f64 {
@@ -72,6 +75,7 @@ impl Table {
             uploads: RwSignal::new(Vec::new()),
             keeper: RwSignal::new(Default::default()),
             keeper_page: RwSignal::new(None),
+            bench: RwSignal::new(None),
         }
     }
 
@@ -120,6 +124,7 @@ impl Table {
                         list.remove(0);
                     }
                 }),
+                PumpEvent::Bench(b) => self.bench.set(Some(b)),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
                 }

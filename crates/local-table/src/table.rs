@@ -161,6 +161,37 @@ pub fn safe_name(room: &str) -> String {
         .collect()
 }
 
+/// Reload and inspect a running table's packs (the pack author's bench).
+#[derive(Clone)]
+pub struct PacksHandle(Arc<Table>);
+
+impl PacksHandle {
+    /// See [`RunningTable::reload_pack`].
+    pub fn reload(&self, dir: &std::path::Path) -> Result<String, Error> {
+        self.0.reload_pack(dir)
+    }
+
+    /// Every panel of the served packs with its audience (`all`, `keeper`, `players`): what
+    /// the bench lists, including the panels one viewer does not receive.
+    pub fn audiences(&self) -> Vec<(String, &'static str)> {
+        self.0
+            .packs()
+            .iter()
+            .flat_map(|p| p.panels.clone())
+            .map(|p| {
+                let audience = if p.keeper_only {
+                    "keeper"
+                } else if p.players_only {
+                    "players"
+                } else {
+                    "all"
+                };
+                (p.id, audience)
+            })
+            .collect()
+    }
+}
+
 /// A started table.
 pub struct RunningTable {
     pub(crate) table: Arc<Table>,
@@ -174,6 +205,16 @@ impl RunningTable {
     /// error (a YAML typo mid-edit, say) the last good pack stays served. Returns the pack id.
     pub fn reload_pack(&self, dir: &std::path::Path) -> Result<String, Error> {
         self.table.reload_pack(dir)
+    }
+
+    /// The table's packs, as a handle a file watcher's thread can own.
+    pub fn packs_handle(&self) -> PacksHandle {
+        PacksHandle(self.table.clone())
+    }
+
+    /// Every panel of the served packs with its audience; see [`PacksHandle::audiences`].
+    pub fn panel_audiences(&self) -> Vec<(String, &'static str)> {
+        self.packs_handle().audiences()
     }
 
     /// The ticket a client dials (`endpoint…` string form).

@@ -46,15 +46,24 @@ async fn an_edit_republishes_and_a_broken_file_keeps_the_last_good_pack() {
     table.reload_pack(&dir).expect("a clean edit reloads");
     let fresh = keeper.until(|f| f["type"] == "ui_manifest").await;
     let fresh = fresh.last().unwrap();
-    assert!(titles(fresh).contains(&"Sidebar, edited".to_string()), "{fresh}");
+    assert!(
+        titles(fresh).contains(&"Sidebar, edited".to_string()),
+        "{fresh}"
+    );
 
     // A typo: the error names the file and the line; nothing new is published.
     std::fs::write(&panels, "panels:\n  - id: side\n    title: [unclosed\n").unwrap();
-    let err = table.reload_pack(&dir).expect_err("a broken file is refused").to_string();
+    let err = table
+        .reload_pack(&dir)
+        .expect_err("a broken file is refused")
+        .to_string();
     assert!(err.contains("panels.yaml") && err.contains("line"), "{err}");
     let late = Client::join(&table, KEEPER).await;
     let served = late.seen.last().unwrap().clone();
-    assert!(titles(&served).contains(&"Sidebar, edited".to_string()), "{served}");
+    assert!(
+        titles(&served).contains(&"Sidebar, edited".to_string()),
+        "{served}"
+    );
     late.close().await;
     keeper.close().await;
 }

@@ -68,6 +68,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
         <section class="play">
             <status::StatusBar table=table/>
             <crate::keeper::KeeperScreen table=table/>
+            <crate::bench::BenchPane table=table/>
             <div class="play-body" class:under-keeper=move || table.keeper_page.with(Option::is_some)>
                 <div class="play-main">
                     <transcript::Transcript table=table/>

@@ -1,0 +1,140 @@
+//! The pack author's bench pane: which folder, which viewer, the last reload's outcome, and the
+//! panels this viewer does not receive (with why). The panels themselves render in the play
+//! view below, exactly as a room would show them.
+
+use leptos::prelude::*;
+use serde::Deserialize;
+
+use crate::i18n::{tr, Locale};
+use crate::table::Table;
+use crate::Screen;
+
+/// The backend's report after each (re)load of the pack.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct BenchStatus {
+    pub dir: String,
+    pub viewer: String,
+    pub error: Option<String>,
+    pub panels: Vec<BenchPanel>,
+    pub reloads: u64,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct BenchPanel {
+    pub id: String,
+    pub audience: String,
+}
+
+/// Rejoins the bench's table as `viewer` on a fresh table model.
+fn switch_viewer(viewer: &'static str) {
+    let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    let owner = use_context::<crate::AppOwner>().expect("app owner");
+    let table = owner.0.with(Table::new);
+    let args = serde_json::json!({ "viewer": viewer, "onEvent": table.channel() });
+    leptos::task::spawn_local(async move {
+        match crate::bridge::invoke::<_, serde_json::Value>("bench_view", &args).await {
+            Ok(joined) => {
+                table
+                    .bench
+                    .set(serde_json::from_value(joined["bench"].clone()).ok());
+                screen.set(Screen::Play(table));
+            }
+            Err(e) => table.bench.update(|b| {
+                if let Some(b) = b {
+                    b.error = Some(e);
+                }
+            }),
+        }
+    });
+}
+
+#[component]
+pub fn BenchPane(table: Table) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let status = Memo::new(move |_| table.bench.get());
+    // Panels of the pack this viewer's manifest does not carry, with the audience that
+    // keeps them out.
+    let missing = move || {
+        let Some(s) = status.get() else {
+            return Vec::new();
+        };
+        let have: Vec<String> = table
+            .model
+            .with(|m| m.panels.iter().map(|p| p.id.clone()).collect());
+        s.panels
+            .into_iter()
+            .filter(|p| !have.contains(&p.id))
+            .collect::<Vec<_>>()
+    };
+    let owner = use_context::<crate::AppOwner>().expect("app owner");
+    let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    let view_as = move |viewer: &'static str| {
+        let owner = owner.clone();
+        move |_| {
+            // Run with the app's context so the new table outlives this view.
+            owner.0.with(|| {
+                provide_context(screen);
+                switch_viewer(viewer)
+            })
+        }
+    };
+    view! {
+        {move || status.get().map(|s| {
+            let keeper = s.viewer != "player";
+            view! {
+                <section class="bench-pane" id="bench" data-viewer=s.viewer.clone()>
+                    <div class="bench-head">
+                        <strong>{tr(locale.get(), "bench.title")}</strong>
+                        <code class="bench-dir" title=s.dir.clone()>{s.dir.clone()}</code>
+                        <span class="bench-viewer" role="group">
+                            <button id="bench-as-keeper" class:current=keeper on:click=view_as("keeper")>{tr(locale.get(), "bench.as_keeper")}</button>
+                            <button id="bench-as-player" class:current=!keeper on:click=view_as("player")>{tr(locale.get(), "bench.as_player")}</button>
+                        </span>
+                        <span class="bench-reloads" id="bench-reloads" data-reloads=s.reloads.to_string()>
+                            {if s.reloads == 0 { tr(locale.get(), "bench.watching").to_string() } else { format!("{} {}", tr(locale.get(), "bench.reloaded"), s.reloads) }}
+                        </span>
+                    </div>
+                    {s.error.clone().map(|e| view! {
+                        <div class="bench-errors" id="bench-errors" role="alert">
+                            <strong>{tr(locale.get(), "bench.stale")}</strong>
+                            <pre>{e}</pre>
+                        </div>
+                    })}
+                    {move || {
+                        let list = missing();
+                        (!list.is_empty()).then(|| view! {
+                            <ul class="bench-missing" id="bench-missing">
+                                {list.into_iter().map(|p| view! {
+                                    <li data-panel=p.id.clone()>
+                                        <code>{p.id.clone()}</code>" — "{tr(locale.get(), "bench.not_in_manifest")}" "
+                                        {tr(locale.get(), match p.audience.as_str() { "keeper" => "bench.audience_keeper", "players" => "bench.audience_players", _ => "bench.audience_other" })}
+                                    </li>
+                                }).collect_view()}
+                            </ul>
+                        })
+                    }}
+                </section>
+            }
+        })}
+    }
+}
+
+pub fn pair(key: &'static str) -> (&'static str, &'static str) {
+    match key {
+        "bench.title" => ("Pack bench", "扩展包工作台"),
+        "bench.open" => ("Open a pack folder…", "打开扩展包文件夹…"),
+        "bench.as_keeper" => ("As keeper", "以主持人查看"),
+        "bench.as_player" => ("As player", "以玩家查看"),
+        "bench.watching" => ("Watching for changes", "正在监视更改"),
+        "bench.reloaded" => ("Reloads:", "已重新加载："),
+        "bench.stale" => (
+            "The pack does not load; the panels below are the last good version.",
+            "扩展包无法加载；下面显示的是上一个可用版本。",
+        ),
+        "bench.not_in_manifest" => ("not in this viewer's manifest:", "不在此视角的清单中："),
+        "bench.audience_keeper" => ("audience is keeper only", "受众仅为主持人"),
+        "bench.audience_players" => ("audience is players only", "受众仅为玩家"),
+        "bench.audience_other" => ("not sent to this viewer", "未发送给此视角"),
+        _ => crate::keeper::text::pair(key),
+    }
+}
