@@ -71,7 +71,7 @@ pub fn mime_for(path: &Path) -> &'static str {
 
 fn yaml(path: &Path) -> Result<Value, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    serde_saphyr::from_str::<Value>(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -58,6 +58,7 @@ async fn an_edit_republishes_and_a_broken_file_keeps_the_last_good_pack() {
         .expect_err("a broken file is refused")
         .to_string();
     assert!(err.contains("panels.yaml") && err.contains("line"), "{err}");
+    eprintln!("{err}");
     let late = Client::join(&table, KEEPER).await;
     let served = late.seen.last().unwrap().clone();
     assert!(
