@@ -85,20 +85,34 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
     ];
     // A test's own values win (set later, so they override).
     all.extend_from_slice(env);
-    let driver = TauriDriver::start(&all);
-    let tag = format!(
-        "e2e-{}-{}",
-        std::process::id(),
-        driver.url().rsplit(':').next().unwrap_or("0")
-    );
-    let mut all_args = vec!["--e2e-session", tag.as_str()];
-    all_args.extend_from_slice(args);
-    let session = Session::new(&driver.url(), &app, &all_args);
-    Studio {
-        session: Some(session),
-        _driver: driver,
-        tag,
+    // A second window's driver can lose its first request to a port another window's
+    // WebKitWebDriver just took: start a fresh driver and try again.
+    let mut last_error = String::new();
+    for _ in 0..3 {
+        let driver = TauriDriver::start(&all);
+        let tag = format!(
+            "e2e-{}-{}",
+            std::process::id(),
+            driver.url().rsplit(':').next().unwrap_or("0")
+        );
+        let mut all_args = vec!["--e2e-session", tag.as_str()];
+        all_args.extend_from_slice(args);
+        match Session::try_new(&driver.url(), &app, &all_args) {
+            Ok(session) => {
+                return Studio {
+                    session: Some(session),
+                    _driver: driver,
+                    tag,
+                }
+            }
+            Err(e) => {
+                eprintln!("WebDriver session failed, retrying: {e}");
+                driver::terminate_tagged(&tag);
+                last_error = e;
+            }
+        }
     }
+    panic!("no WebDriver session after 3 attempts: {last_error}")
 }
 
 /// Where screenshots are saved for a person to look at.

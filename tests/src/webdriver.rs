@@ -23,6 +23,11 @@ impl Element {
 
 impl Session {
     pub fn new(driver_url: &str, app: &str, args: &[&str]) -> Self {
+        Self::try_new(driver_url, app, args).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Self::new`], but a driver that drops the request is an error to retry.
+    pub fn try_new(driver_url: &str, app: &str, args: &[&str]) -> Result<Self, String> {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .build()
@@ -31,15 +36,23 @@ impl Session {
             "browserName": "wry",
             "tauri:options": {"application": app, "args": args}
         }}});
-        let reply = post(&agent, &format!("{driver_url}/session"), &caps);
+        let url = format!("{driver_url}/session");
+        let mut reply = agent
+            .post(&url)
+            .send_json(&caps)
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let reply: Value = reply
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("POST {url}: {e}"))?;
         let id = reply["value"]["sessionId"]
             .as_str()
-            .unwrap_or_else(|| panic!("no WebDriver session: {reply}"))
+            .ok_or_else(|| format!("no WebDriver session: {reply}"))?
             .to_string();
-        Session {
+        Ok(Session {
             base: format!("{driver_url}/session/{id}"),
             agent,
-        }
+        })
     }
 
     fn call(&self, method: &str, path: &str, body: Value) -> Result<Value, String> {
@@ -192,12 +205,4 @@ impl Drop for Session {
     fn drop(&mut self) {
         let _ = self.call("DELETE", "", Value::Null);
     }
-}
-
-fn post(agent: &ureq::Agent, url: &str, body: &Value) -> Value {
-    let mut reply = agent
-        .post(url)
-        .send_json(body)
-        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
-    reply.body_mut().read_json().expect("WebDriver JSON")
 }

@@ -128,6 +128,16 @@ impl PanelsCtx {
             PanelIntentKind::Roll => format!(".r {value}"),
             _ => value.clone(),
         };
+        // On the pack bench every intent is logged; the author may keep them from the table.
+        if self.table.bench.with_untracked(Option::is_some) {
+            let execute = self.table.bench_log.with_untracked(|l| l.execute);
+            self.table
+                .bench_log
+                .update(|l| l.push(panel, kind.as_str(), &value, now, execute));
+            if !execute {
+                return true;
+            }
+        }
         self.table.model.update(|m| {
             m.submit_input(&shown, now);
         });

@@ -58,6 +58,8 @@ pub struct Table {
     pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
     /// The pack bench's last report, when this table is the bench.
     pub bench: RwSignal<Option<crate::bench::BenchStatus>>,
+    /// On the bench: every intent a panel sent, and whether intents reach the table.
+    pub bench_log: RwSignal<crate::bench::IntentLog>,
 }
 
 pub fn now_ms() -> f64 {
@@ -76,6 +78,7 @@ impl Table {
             keeper: RwSignal::new(Default::default()),
             keeper_page: RwSignal::new(None),
             bench: RwSignal::new(None),
+            bench_log: RwSignal::new(Default::default()),
         }
     }
 

@@ -2,8 +2,11 @@
 //! panels this viewer does not receive (with why). The panels themselves render in the play
 //! view below, exactly as a room would show them.
 
+mod tools;
+
 use leptos::prelude::*;
 use serde::Deserialize;
+pub use tools::IntentLog;
 
 use crate::i18n::{tr, Locale};
 use crate::table::Table;
@@ -105,7 +108,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                         (!list.is_empty()).then(|| view! {
                             <ul class="bench-missing" id="bench-missing">
                                 {list.into_iter().map(|p| view! {
-                                    <li data-panel=p.id.clone()>
+                                    <li data-missing=p.id.clone()>
                                         <code>{p.id.clone()}</code>" — "{tr(locale.get(), "bench.not_in_manifest")}" "
                                         {tr(locale.get(), match p.audience.as_str() { "keeper" => "bench.audience_keeper", "players" => "bench.audience_players", _ => "bench.audience_other" })}
                                     </li>
@@ -116,11 +119,23 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                 </section>
             }
         })}
+        // Outside the report's closure: a reload must not reset the author's event form.
+        <Show when=move || table.bench.with(Option::is_some)>
+            <div class="bench-pane bench-tools-row"><tools::AuthorTools table=table/></div>
+        </Show>
     }
 }
 
 pub fn pair(key: &'static str) -> (&'static str, &'static str) {
     match key {
+        "bench.tools" => ("Events and intents", "事件与意图"),
+        "bench.inject" => ("Send event", "发送事件"),
+        "bench.bad_json" => ("The payload is not JSON", "载荷不是 JSON"),
+        "bench.execute" => (
+            "Intents reach the table (off: only logged)",
+            "意图发送到牌桌（关闭：仅记录）",
+        ),
+        "bench.logged_only" => ("logged only", "仅记录"),
         "bench.title" => ("Pack bench", "扩展包工作台"),
         "bench.open" => ("Open a pack folder…", "打开扩展包文件夹…"),
         "bench.as_keeper" => ("As keeper", "以主持人查看"),
