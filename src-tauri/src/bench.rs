@@ -1,25 +1,19 @@
 //! The pack author's bench: a pack folder served by the in-process local table (loopback
 //! only), enabled in its room, joined as keeper or player, and reloaded on every save.
 //!
-//! A debounced file watcher sees changes under the folder; the table re-reads the pack and
-//! republishes the manifest (the panels repaint from the fresh `ui_manifest`). A pack that no
-//! longer loads is reported with the loader's message (file, line and column from the YAML
-//! parser) and the last good pack stays served.
+//! The local table's pack watcher (`local_table::watch`) reloads the pack on every save and the
+//! table republishes the manifest (the panels repaint from the fresh `ui_manifest`). A pack
+//! that no longer loads is reported with the loader's message (file, line and column from the
+//! YAML parser) and the last good pack stays served.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use local_table::keystore::{KeyEntry, KeySource};
 use local_table::{LocalTable, RunningTable};
-use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
-use notify_debouncer_mini::{new_debouncer, Debouncer};
 use serde::Serialize;
 use tauri::ipc::Channel;
 
 use crate::table_session::{PumpBatch, PumpEvent};
-
-/// Saves that land within this window become one reload.
-const DEBOUNCE: Duration = Duration::from_millis(120);
 
 /// What the bench pane shows after a (re)load.
 #[derive(Debug, Clone, Serialize)]
@@ -46,7 +40,7 @@ pub struct Bench {
     pub dir: PathBuf,
     pub keeper_key: String,
     pub player_key: String,
-    _watcher: Option<Debouncer<RecommendedWatcher>>,
+    _watcher: Option<local_table::watch::PackWatcher>,
 }
 
 fn random_key() -> String {
@@ -112,7 +106,7 @@ pub fn status(
     }
 }
 
-/// Watches the pack folder; every debounced change reloads the pack and reports to `channel`.
+/// Watches the pack folder; every change on disk reloads the pack and reports to `channel`.
 pub fn watch(
     table: &RunningTable,
     bench: &mut Bench,
@@ -120,70 +114,26 @@ pub fn watch(
     channel: Channel<PumpBatch>,
 ) -> Result<(), String> {
     let packs = table.packs_handle();
-    let dir = bench.dir.clone();
+    let audiences = packs.clone();
+    let dir = bench.dir.display().to_string();
     let mut reloads = 0u64;
-    let dir_for_events = dir.clone();
-    // The watcher also reports reads (the reload's own reads among them): only a change in
-    // what is on disk reloads, or every reload would trigger the next.
-    let mut last = fingerprint(&dir);
-    let mut debouncer = new_debouncer(
-        DEBOUNCE,
-        move |res: notify_debouncer_mini::DebounceEventResult| {
-            if res.map(|events| events.is_empty()).unwrap_or(true) {
-                return;
-            }
-            let now = fingerprint(&dir_for_events);
-            if now == last {
-                return;
-            }
-            last = now;
-            reloads += 1;
-            let error = packs.reload(&dir_for_events).err().map(|e| e.to_string());
-            if let Some(e) = &error {
-                tracing::info!("pack reload refused: {e}");
-            }
-            let status = BenchStatus {
-                dir: dir_for_events.display().to_string(),
-                viewer: viewer.clone(),
-                error,
-                panels: packs
-                    .audiences()
-                    .into_iter()
-                    .map(|(id, audience)| BenchPanel { id, audience })
-                    .collect(),
-                reloads,
-            };
-            let _ = channel.send(vec![PumpEvent::Bench(status)]);
-        },
-    )
-    .map_err(|e| format!("cannot watch the pack folder: {e}"))?;
-    debouncer
-        .watcher()
-        .watch(&dir, RecursiveMode::Recursive)
-        .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
-    bench._watcher = Some(debouncer);
-    Ok(())
-}
-
-/// Every file under `dir` with its size and modification time, in path order.
-fn fingerprint(dir: &Path) -> Vec<(PathBuf, u64, Option<std::time::SystemTime>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
+    let watcher = local_table::watch::watch_pack(packs, &bench.dir, move |outcome| {
+        reloads += 1;
+        let status = BenchStatus {
+            dir: dir.clone(),
+            viewer: viewer.clone(),
+            error: outcome.err().map(|e| e.to_string()),
+            panels: audiences
+                .audiences()
+                .into_iter()
+                .map(|(id, audience)| BenchPanel { id, audience })
+                .collect(),
+            reloads,
         };
-        for e in entries.flatten() {
-            let Ok(meta) = e.metadata() else { continue };
-            if meta.is_dir() {
-                stack.push(e.path());
-            } else {
-                out.push((e.path(), meta.len(), meta.modified().ok()));
-            }
-        }
-    }
-    out.sort();
-    out
+        let _ = channel.send(vec![PumpEvent::Bench(status)]);
+    })?;
+    bench._watcher = Some(watcher);
+    Ok(())
 }
 
 /// `--pack <dir>` from the command line, handed to the first page that asks.

@@ -1,6 +1,7 @@
 //! `cargo xtask <command>`: everything a fresh Debian machine needs to build, run and test Studio.
 
 mod bench;
+mod bench_pack;
 mod cmd;
 mod conformance;
 mod dial;

@@ -25,6 +25,7 @@ pub mod svg;
 pub mod systems;
 pub mod table;
 pub mod vars;
+pub mod watch;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,0 +1,94 @@
+//! The pack bench's reload latency: a save in a pack folder → the fresh `ui_manifest` at a
+//! viewer's connection, through the same watcher, table and transport Studio's bench uses (the
+//! window then repaints in a frame or two). Loopback, Local-only endpoints.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use local_table::keystore::{KeyEntry, KeySource};
+use protocol::ServerFrame;
+use transport::endpoint::{bind, NetworkMode};
+use transport::session::{JoinParams, Session, SessionEvent};
+
+pub const RELOAD_TARGET_MS: f64 = 500.0;
+const SAVES: usize = 7;
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)?.flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type()?.is_dir() {
+            copy_dir(&e.path(), &target)?;
+        } else {
+            std::fs::copy(e.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
+fn fixture() -> PathBuf {
+    crate::cmd::root().join("tests/fixtures/bench-pack")
+}
+
+/// The median save → manifest time in milliseconds over [`SAVES`] saves.
+pub async fn save_to_manifest_ms(work: &Path) -> Result<f64, String> {
+    let dir = work.join("bench-pack");
+    copy_dir(&fixture(), &dir).map_err(|e| format!("copying the fixture pack: {e}"))?;
+    let key = "bench-keeper-key".to_string();
+    let keys = KeySource::Memory(vec![(
+        key.clone(),
+        KeyEntry {
+            room: "bench".into(),
+            name: "Author".into(),
+            role: "keeper".into(),
+        },
+    )]);
+    let mut config = local_table::TableConfig::new(keys, work.join("table"));
+    config.packs = vec![dir.clone()];
+    config.enable_packs = true;
+    let table = local_table::LocalTable::start(config)
+        .await
+        .map_err(|e| e.to_string())?;
+    let _watcher = local_table::watch::watch_pack(table.packs_handle(), &dir, |_| {})?;
+    let endpoint = bind(NetworkMode::LocalOnly)
+        .await
+        .map_err(|e| e.to_string())?;
+    let params = JoinParams {
+        key,
+        name: None,
+        client_version: "bench".into(),
+    };
+    let (session, mut events) = Session::connect(endpoint, table.endpoint_ticket(), params)
+        .await
+        .map_err(|e| e.to_string())?;
+    let panels = dir.join("ui/panels.yaml");
+    let original = std::fs::read_to_string(&panels).map_err(|e| e.to_string())?;
+    let mut times = Vec::new();
+    for i in 0..SAVES {
+        // Let the previous save's events settle so each save is its own reload.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        while events.try_recv().is_ok() {}
+        let title = format!("Notes {i}");
+        let start = Instant::now();
+        std::fs::write(
+            &panels,
+            original.replace("\"Notes\"", &format!("\"{title}\"")),
+        )
+        .map_err(|e| e.to_string())?;
+        loop {
+            let event = tokio::time::timeout(Duration::from_secs(5), events.recv())
+                .await
+                .map_err(|_| format!("no manifest within 5 s of save {i}"))?
+                .ok_or("the session ended")?;
+            if let SessionEvent::Frame(ServerFrame::UiManifest(m)) = event {
+                if m.panels.iter().any(|p| p.title.pick("en") == title) {
+                    times.push(start.elapsed().as_secs_f64() * 1000.0);
+                    break;
+                }
+            }
+        }
+    }
+    session.close();
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
