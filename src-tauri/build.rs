@@ -23,6 +23,8 @@ fn main() {
             "pick_pack_folder",
             "open_pack",
             "bench_view",
+            "bench_vars",
+            "bench_set_var",
         ]),
     ))
     .expect("tauri-build failed");

@@ -42,6 +42,8 @@ pub fn run() {
             bench::pick_pack_folder,
             bench::open_pack,
             bench::bench_view,
+            bench::bench_vars,
+            bench::bench_set_var,
         ])
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");

@@ -238,6 +238,18 @@ impl Tables {
         self.bench_view(viewer, on_event).await
     }
 
+    /// Runs `f` on the open bench's table.
+    pub async fn with_bench_table<R>(
+        &self,
+        f: impl FnOnce(&RunningTable) -> R,
+    ) -> Result<R, String> {
+        let inner = self.inner.lock().await;
+        match (&inner.demo, &inner.bench) {
+            (Some(table), Some(_)) => Ok(f(table)),
+            _ => Err("no pack is open on the bench".into()),
+        }
+    }
+
     /// Joins the open bench's table as `viewer`, on a fresh page channel; the table, its room
     /// and its variables stay as they are.
     pub async fn bench_view(
@@ -260,7 +272,7 @@ impl Tables {
             (
                 table.endpoint_ticket(),
                 key,
-                crate::bench::status(table, bench, viewer, None, 0),
+                crate::bench::status(table, bench, viewer),
             )
         };
         let endpoint = bind(NetworkMode::LocalOnly)

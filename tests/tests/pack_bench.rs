@@ -1,8 +1,11 @@
 //! The pack author's bench in the real window: `--pack <dir>` opens a copy of a fixture pack;
-//! an edit on disk (a title, a `visible_when`) repaints without a restart; a broken YAML file is
-//! listed with its line while the last good panels stay; fixing it clears the error; a variable
-//! set in the bench shows a badge; an injected event reaches the tier-2 page; the page's `send`
-//! (on a click) shows in the intent log; each viewer lists the panels it does not receive.
+//! an edit on disk (a title, a `visible_when`) repaints without a restart; a broken YAML file and
+//! an unknown block kind are listed with file:line:column while the last good panels stay;
+//! fixing it clears the list; the world card's variables fill the editor (the keeper-only one
+//! flagged) and a value set there raises a badge; an injected event reaches the tier-2 page and
+//! the page's `send` (on a click) shows in the intent log; a manifest that replaces the last one
+//! keeps the unchanged page mounted (its state too) and re-mounts a changed one; the theme and
+//! language preview; each viewer lists the panels it does not receive.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -66,17 +69,25 @@ fn bench_reloads_a_pack_as_its_author_saves() {
         "reloads kept coming without a save"
     );
 
-    // Break the YAML: the error names the file and line; the last good panel stays.
+    // Break the YAML: the error names the file, line and column; the last good panel stays.
     std::fs::write(&panels, "panels:\n  - id: notes\n    title: [unclosed\n").unwrap();
     let error = wait_text(&s, "#bench-errors", "the pack error", |t| !t.is_empty());
-    assert!(
-        error.contains("panels.yaml") && error.contains("line"),
-        "{error}"
-    );
+    let place = s.attr(&s.find(".bench-problem").unwrap(), "data-place").unwrap_or_default();
+    assert!(place.starts_with("ui/panels.yaml:3:") || place.starts_with("ui/panels.yaml:4:"), "{place} / {error}");
+    assert!(error.contains("YAML syntax"), "{error}");
     assert_eq!(
         s.text(&s.find(side).expect("the last good panel")),
         "Notes, edited"
     );
+    assert!(s.find(".play-body.bench-stale").is_some(), "the panels are marked stale");
+
+    // A lint the YAML parser cannot see: an unknown block kind, at its line and column.
+    std::fs::write(&panels, good.replace("{kind: stat,", "{kind: gauge,")).unwrap();
+    wait_for(Duration::from_secs(10), "the unknown kind listed", || {
+        s.find(".bench-problem[data-place='ui/panels.yaml:8:16']")
+    });
+    let error = s.text(&s.find("#bench-errors").unwrap());
+    assert!(error.contains("unknown block kind \"gauge\"") && error.contains("use one of: meter"), "{error}");
     s.screenshot(&out_dir().join("bench-error.png"));
 
     // Fix it: the error clears.
@@ -85,11 +96,12 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_for(Duration::from_secs(10), "the error to clear", || {
         s.find("#bench-errors").is_none().then_some(())
     });
+    assert!(s.find(".play-body.bench-stale").is_none());
 
-    // A visible_when edited on disk: the badge's condition now holds at day 1.
+    // A visible_when edited on disk: the badge's condition now holds at tide 1.
     let badge = "[data-panel='bench-pack/notes'] .lw-badge";
-    assert!(s.find(badge).is_none(), "the badge waits for day 3");
-    std::fs::write(&panels, good.replace("day >= 3", "day >= 1")).unwrap();
+    assert!(s.find(badge).is_none(), "the badge waits for tide 3");
+    std::fs::write(&panels, good.replace("tide >= 3", "tide >= 1")).unwrap();
     wait_for(Duration::from_secs(10), "the badge after the edit", || {
         s.find(badge)
     });
@@ -97,18 +109,31 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_for(Duration::from_secs(10), "the badge gone again", || {
         s.find(badge).is_none().then_some(())
     });
-    // A variable set in the bench re-resolves the panels: day 3 raises the badge.
-    click(&s, ".variable-row[data-var='day'] .var-edit-open");
-    fill(&s, ".var-edit[data-var='day'] .var-input", "3");
-    click(&s, ".var-edit[data-var='day'] .var-set");
-    wait_for(Duration::from_secs(10), "the badge at day 3", || {
+
+    // The world card's variables fill the editor; the keeper-only one is flagged.
+    wait_for(Duration::from_secs(10), "the world card's tide", || {
+        s.find("#bench-vars [data-var-row='tide']")
+    });
+    assert!(s.find("[data-var-row='culprit'] .bench-var-hidden").is_some());
+    // A value set in the editor re-resolves the panels: tide 3 raises the badge.
+    fill(&s, "#bench-vars input[data-var='tide']", "3\u{E004}");
+    wait_for(Duration::from_secs(10), "the badge at tide 3", || {
         s.find(badge)
+    });
+    let stat = wait_text(&s, "[data-panel='bench-pack/notes'] .lw-stat", "the tide stat", |t| t.contains('3'));
+    assert!(stat.contains("Tide"), "{stat}");
+    // An ad-hoc variable for a test.
+    fill(&s, "#bench-var-new-id", "omen");
+    choose(&s, "#bench-var-new-kind", "bool");
+    fill(&s, "#bench-var-new-value", "true");
+    click(&s, "#bench-var-add");
+    wait_for(Duration::from_secs(10), "the ad-hoc variable", || {
+        s.find("#bench-vars [data-var-row='omen'] input[type=checkbox]")
     });
 
     // An injected event reaches the tier-2 page; its click-sent intent is logged.
-    let frame = wait_for(Duration::from_secs(20), "the echo page", || {
-        s.find("[data-panel='bench-pack/echo'] iframe.lw-panel-frame")
-    });
+    let frame_css = "[data-panel='bench-pack/echo'] iframe.lw-panel-frame";
+    let frame = wait_for(Duration::from_secs(20), "the echo page", || s.find(frame_css));
     click(&s, "#bench-tools summary");
     choose(&s, "#bench-event-panel", "bench-pack/echo");
     fill(&s, "#bench-event-payload", "{\"tide\": \"high\"}");
@@ -122,6 +147,49 @@ fn bench_reloads_a_pack_as_its_author_saves() {
         t.contains("bench-pack/echo") && t.contains("I ask the tide")
     });
     s.screenshot(&out_dir().join("bench-tools.png"));
+
+    // A manifest that replaces the last one: the unchanged page stays mounted, state and all…
+    let mark = |s: &studio_e2e::Studio, set: bool| {
+        s.execute(
+            "const f = document.querySelector(arguments[0]); if (!f) return 'none'; \
+             if (arguments[1] && !f.dataset.mark) f.dataset.mark = 'first'; \
+             return f.dataset.mark || 'unmarked';",
+            serde_json::json!([frame_css, set]),
+        )
+        .unwrap()
+    };
+    assert_eq!(mark(&s, true), "first");
+    std::fs::write(&panels, good.replace("\"Notes\"", "\"Notes, again\"")).unwrap();
+    wait_text(&s, side, "the retitled panel", |t| t == "Notes, again");
+    assert_eq!(mark(&s, false), "first", "an unchanged page was re-mounted");
+    let frame = s.find(frame_css).expect("the page");
+    s.scroll_into_view(&frame);
+    s.switch_to_frame(&frame).expect("into the page");
+    assert!(s.text(&s.find("#got").unwrap()).contains("high"), "the page lost its state");
+    s.switch_to_top();
+    // …and a page whose files changed is re-mounted from the new bytes.
+    let page = dir.join("panels/echo/index.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    std::fs::write(&page, html.replace("no event yet", "version two")).unwrap();
+    wait_for(Duration::from_secs(20), "the re-mounted page", || {
+        (mark(&s, false) == "unmarked").then_some(())
+    });
+    let frame = wait_for(Duration::from_secs(20), "the new page", || s.find(frame_css));
+    s.scroll_into_view(&frame);
+    s.switch_to_frame(&frame).expect("into the new page");
+    wait_text(&s, "#got", "the new page's bytes", |t| t == "version two");
+    s.switch_to_top();
+
+    // Theme and language preview without leaving the bench.
+    click(&s, "#bench-zh");
+    wait_text(&s, side, "the zh title", |t| t == "笔记");
+    click(&s, "#bench-dark");
+    let theme = s.execute("return document.documentElement.dataset.theme;", serde_json::json!([])).unwrap();
+    assert_eq!(theme, "dark");
+    s.screenshot(&out_dir().join("bench-zh-dark.png"));
+    click(&s, "#bench-en");
+    click(&s, "#bench-light");
+    wait_text(&s, side, "the en title", |t| t == "Notes, again");
 
     // As player: the keeper-only panel is not received, and the bench says why.
     click(&s, "#bench-as-player");

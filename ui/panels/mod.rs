@@ -265,16 +265,19 @@ fn PanelBody(panel: UiManifestPanel) -> impl IntoView {
     }
 }
 
+/// The slot's panels, keyed by their whole manifest entry: a manifest that replaces the last
+/// one keeps an unchanged panel mounted (a tier-2 page keeps its state) and re-mounts a
+/// changed one. A tier-2 page learns the language when it starts, so its key carries that too.
 fn panels_in(table: Table, slot: PanelSlot) -> Vec<(String, UiManifestPanel)> {
+    let code = locale().get().code();
     table.model.with(|m| {
         m.panels
             .iter()
             .filter(|p| p.slot == slot)
             .map(|p| {
-                (
-                    serde_json::to_string(p).unwrap_or_else(|_| p.id.clone()),
-                    p.clone(),
-                )
+                let entry = serde_json::to_string(p).unwrap_or_else(|_| p.id.clone());
+                let key = if p.tier == 2 { format!("{code} {entry}") } else { entry };
+                (key, p.clone())
             })
             .collect()
     })

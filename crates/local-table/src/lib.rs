@@ -41,10 +41,16 @@ pub enum Error {
     Bind(String),
     #[error("io: {0}")]
     Io(#[from] std::io::Error),
-    #[error("pack {0}: {1}")]
-    Pack(String, String),
+    /// A pack folder the engine's pack build would refuse, with every problem found.
+    #[error("pack {0}: {problems}", problems = lines(.1))]
+    Lint(String, Vec<pack::Problem>),
     #[error("story: {0}")]
     Story(String),
+}
+
+fn lines(problems: &[pack::Problem]) -> String {
+    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    list.join("; ")
 }
 
 /// How fast the scripted Keeper "types".

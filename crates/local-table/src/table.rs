@@ -10,7 +10,7 @@ use iroh_tickets::Ticket as _;
 
 use crate::admin::AdminState;
 use crate::keystore::{KeyEntry, KeySource, Keystore};
-use crate::packs::Pack;
+use crate::packs::{self, Pack};
 use crate::room::{Room, Saved};
 use crate::story::Story;
 use crate::{Error, TableConfig};
@@ -32,7 +32,7 @@ impl Table {
         let packs = cfg
             .packs
             .iter()
-            .map(|p| Pack::load(p).map(Arc::new))
+            .map(|p| packs::load(p).map(Arc::new))
             .collect::<Result<Vec<_>, _>>()?;
         let story_dir = cfg.story.clone().or_else(default_story_dir);
         let story = match story_dir {
@@ -91,6 +91,12 @@ impl Table {
         if self.cfg.enable_packs {
             saved.packs = self.packs().iter().map(|p| p.id.clone()).collect();
         }
+        // Rooms with a pack enabled start from its world cards' variables.
+        for id in &saved.packs {
+            if let Some(pack) = self.pack(id) {
+                packs::seed_vars(&pack, "en", &mut saved.vars);
+            }
+        }
         saved
     }
 
@@ -112,15 +118,16 @@ impl Table {
     }
 
     /// Re-reads the pack folder `dir` and, if it loads cleanly, swaps it in and pushes every
-    /// room that has it enabled a fresh manifest. On an error the old pack stays served.
+    /// room that has it enabled a fresh manifest (and any variable its world cards newly
+    /// define; values already there survive). On an error the old pack stays served.
     pub fn reload_pack(&self, dir: &std::path::Path) -> Result<String, Error> {
-        let fresh = Arc::new(Pack::load(dir)?);
+        let fresh = Arc::new(packs::load(dir)?);
         let id = fresh.id.clone();
         {
             let mut packs = self.packs.write().unwrap_or_else(|e| e.into_inner());
             match packs.iter().position(|p| p.dir == dir) {
-                Some(i) => packs[i] = fresh,
-                None => packs.push(fresh),
+                Some(i) => packs[i] = fresh.clone(),
+                None => packs.push(fresh.clone()),
             }
         }
         let rooms: Vec<Arc<Room>> = self
@@ -131,12 +138,21 @@ impl Table {
             .cloned()
             .collect();
         for room in rooms {
-            let st = room.lock();
+            let mut st = room.lock();
+            // A bench pack that did not load at start is enabled once it does.
+            if self.cfg.enable_packs && !st.saved.packs.contains(&id) {
+                st.saved.packs.push(id.clone());
+            }
             if st.saved.packs.contains(&id) {
                 let enabled = st.saved.packs.clone();
                 st.broadcast_with(|m| {
                     Some(crate::packs::manifest_frame(self, &enabled, m.is_keeper()))
                 });
+                let before = st.saved.vars.len();
+                packs::seed_vars(&fresh, "en", &mut st.saved.vars);
+                if st.saved.vars.len() != before {
+                    crate::state::broadcast_state(&st, false);
+                }
             }
         }
         Ok(id)
@@ -178,16 +194,7 @@ impl PacksHandle {
             .packs()
             .iter()
             .flat_map(|p| p.panels.clone())
-            .map(|p| {
-                let audience = if p.keeper_only {
-                    "keeper"
-                } else if p.players_only {
-                    "players"
-                } else {
-                    "all"
-                };
-                (p.id, audience)
-            })
+            .map(|p| (p.id, p.audience.as_str()))
             .collect()
     }
 }
@@ -215,6 +222,18 @@ impl RunningTable {
     /// Every panel of the served packs with its audience; see [`PacksHandle::audiences`].
     pub fn panel_audiences(&self) -> Vec<(String, &'static str)> {
         self.packs_handle().audiences()
+    }
+
+    /// Every variable of `room`, hidden ones included (the bench's editor lists them all).
+    pub fn room_vars(&self, room: &str) -> Vec<crate::room::Var> {
+        self.table.room(room).lock().saved.vars.clone()
+    }
+
+    /// See [`crate::vars::set_from_bench`].
+    pub fn set_var(&self, room: &str, id: &str, kind: &str, raw: &str) -> Result<(), String> {
+        let room = self.table.room(room);
+        let mut st = room.lock();
+        crate::vars::set_from_bench(&mut st, id, kind, raw)
     }
 
     /// The ticket a client dials (`endpoint…` string form).

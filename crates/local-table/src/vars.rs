@@ -126,3 +126,33 @@ fn parse_value(kind: &str, raw: &str) -> Result<Value, String> {
         _ => Ok(json!(raw)),
     }
 }
+
+/// Sets (or, for an id the room does not have, adds) a variable from outside the chat: the
+/// pack bench's variables editor. `raw` is read by the variable's kind, as `.var set` reads
+/// it; every member gets a fresh `state`.
+pub fn set_from_bench(st: &mut RoomState, id: &str, kind: &str, raw: &str) -> Result<(), String> {
+    let id = id.trim();
+    if id.is_empty() || id.chars().any(char::is_whitespace) {
+        return Err("a variable id is one word".into());
+    }
+    match st.saved.vars.iter_mut().find(|v| v.id == id) {
+        Some(var) => var.value = clamp(parse_value(&var.kind, raw)?, var.min, var.max),
+        None => {
+            let kind = match kind {
+                "number" | "bool" | "text" | "enum" => kind,
+                _ => return Err(format!("unknown kind: {kind}")),
+            };
+            st.saved.vars.push(crate::room::Var {
+                id: id.into(),
+                label: id.into(),
+                kind: kind.into(),
+                value: parse_value(kind, raw)?,
+                min: None,
+                max: None,
+                hidden: false,
+            });
+        }
+    }
+    broadcast_state(st, false);
+    Ok(())
+}

@@ -3,6 +3,7 @@
 //! view below, exactly as a room would show them.
 
 mod tools;
+mod vars;
 
 use leptos::prelude::*;
 use serde::Deserialize;
@@ -17,9 +18,29 @@ use crate::Screen;
 pub struct BenchStatus {
     pub dir: String,
     pub viewer: String,
-    pub error: Option<String>,
+    /// Everything the pack's build would refuse (empty when it loaded).
+    pub problems: Vec<Problem>,
     pub panels: Vec<BenchPanel>,
     pub reloads: u64,
+}
+
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+pub struct Problem {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Problem {
+    fn place(&self) -> String {
+        if self.line > 0 {
+            format!("{}:{}:{}", self.file, self.line, self.column)
+        } else {
+            self.file.clone()
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -44,7 +65,13 @@ fn switch_viewer(viewer: &'static str) {
             }
             Err(e) => table.bench.update(|b| {
                 if let Some(b) = b {
-                    b.error = Some(e);
+                    b.problems = vec![Problem {
+                        file: String::new(),
+                        line: 0,
+                        column: 0,
+                        message: e,
+                        hint: String::new(),
+                    }];
                 }
             }),
         }
@@ -85,7 +112,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         {move || status.get().map(|s| {
             let keeper = s.viewer != "player";
             view! {
-                <section class="bench-pane" id="bench" data-viewer=s.viewer.clone()>
+                <section class="bench-pane" id="bench" data-viewer=s.viewer.clone() class:bench-stale=!s.problems.is_empty()>
                     <div class="bench-head">
                         <strong>{tr(locale.get(), "bench.title")}</strong>
                         <code class="bench-dir" title=s.dir.clone()>{s.dir.clone()}</code>
@@ -93,14 +120,23 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                             <button id="bench-as-keeper" class:current=keeper on:click=view_as("keeper")>{tr(locale.get(), "bench.as_keeper")}</button>
                             <button id="bench-as-player" class:current=!keeper on:click=view_as("player")>{tr(locale.get(), "bench.as_player")}</button>
                         </span>
+                        <Preview/>
                         <span class="bench-reloads" id="bench-reloads" data-reloads=s.reloads.to_string()>
                             {if s.reloads == 0 { tr(locale.get(), "bench.watching").to_string() } else { format!("{} {}", tr(locale.get(), "bench.reloaded"), s.reloads) }}
                         </span>
                     </div>
-                    {s.error.clone().map(|e| view! {
+                    {(!s.problems.is_empty()).then(|| view! {
                         <div class="bench-errors" id="bench-errors" role="alert">
                             <strong>{tr(locale.get(), "bench.stale")}</strong>
-                            <pre>{e}</pre>
+                            <ul>
+                                {s.problems.iter().map(|p| view! {
+                                    <li class="bench-problem" data-place=p.place()>
+                                        <code class="bench-place">{p.place()}</code>" "
+                                        <span class="bench-message">{p.message.clone()}</span>
+                                        {(!p.hint.is_empty()).then(|| view! { <div class="bench-hint">{p.hint.clone()}</div> })}
+                                    </li>
+                                }).collect_view()}
+                            </ul>
                         </div>
                     })}
                     {move || {
@@ -121,8 +157,28 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         })}
         // Outside the report's closure: a reload must not reset the author's event form.
         <Show when=move || table.bench.with(Option::is_some)>
-            <div class="bench-pane bench-tools-row"><tools::AuthorTools table=table/></div>
+            <div class="bench-pane bench-tools-row">
+                <vars::VarsEditor table=table/>
+                <tools::AuthorTools table=table/>
+            </div>
         </Show>
+    }
+}
+
+/// Theme and language for the panels, without leaving the bench (the app's own settings:
+/// tier-2 pages get the new `--lw-*` values live and re-mount in the new language).
+#[component]
+fn Preview() -> impl IntoView {
+    use crate::prefs::{Prefs, Theme};
+    let prefs = use_context::<Prefs>().expect("prefs");
+    let (locale, theme) = (prefs.locale, prefs.theme);
+    view! {
+        <span class="bench-preview" role="group">
+            <button id="bench-light" class:current=move || theme.get() == Theme::Light on:click=move |_| theme.set(Theme::Light)>{move || tr(locale.get(), "bench.light")}</button>
+            <button id="bench-dark" class:current=move || theme.get() == Theme::Dark on:click=move |_| theme.set(Theme::Dark)>{move || tr(locale.get(), "bench.dark")}</button>
+            <button id="bench-en" class:current=move || locale.get() == Locale::En on:click=move |_| locale.set(Locale::En)>"EN"</button>
+            <button id="bench-zh" class:current=move || locale.get() == Locale::Zh on:click=move |_| locale.set(Locale::Zh)>"中文"</button>
+        </span>
     }
 }
 
@@ -137,6 +193,13 @@ pub fn pair(key: &'static str) -> (&'static str, &'static str) {
         ),
         "bench.logged_only" => ("logged only", "仅记录"),
         "bench.title" => ("Pack bench", "扩展包工作台"),
+        "bench.light" => ("Light", "浅色"),
+        "bench.dark" => ("Dark", "深色"),
+        "bench.vars" => ("Variables", "变量"),
+        "bench.var_id" => ("new variable id", "新变量 id"),
+        "bench.var_value" => ("value", "值"),
+        "bench.var_add" => ("Add", "添加"),
+        "bench.var_hidden" => ("keeper only", "仅主持人"),
         "bench.open" => ("Open a pack folder…", "打开扩展包文件夹…"),
         "bench.as_keeper" => ("As keeper", "以主持人查看"),
         "bench.as_player" => ("As player", "以玩家查看"),

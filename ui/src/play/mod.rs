@@ -69,7 +69,8 @@ pub fn PlayView(table: Table) -> impl IntoView {
             <status::StatusBar table=table/>
             <crate::keeper::KeeperScreen table=table/>
             <crate::bench::BenchPane table=table/>
-            <div class="play-body" class:under-keeper=move || table.keeper_page.with(Option::is_some)>
+            <div class="play-body" class:under-keeper=move || table.keeper_page.with(Option::is_some)
+                class:bench-stale=move || table.bench.with(|b| b.as_ref().is_some_and(|b| !b.problems.is_empty()))>
                 <div class="play-main">
                     <transcript::Transcript table=table/>
                     <crate::panels::TrayPanels table=table/>

@@ -3,17 +3,30 @@
 //!
 //! The local table's pack watcher (`local_table::watch`) reloads the pack on every save and the
 //! table republishes the manifest (the panels repaint from the fresh `ui_manifest`). A pack
-//! that no longer loads is reported with the loader's message (file, line and column from the
-//! YAML parser) and the last good pack stays served.
+//! that no longer loads is reported as the `pack` crate's problem list (file, line, column and
+//! a fix for each, the same rules the table loads by) while the last good pack stays served.
+//!
+//! `commands` holds the page's entry points; `vars` the variables editor.
+
+mod commands;
+mod vars;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use local_table::keystore::{KeyEntry, KeySource};
+use local_table::packs::Problem;
 use local_table::{LocalTable, RunningTable};
 use serde::Serialize;
 use tauri::ipc::Channel;
 
 use crate::table_session::{PumpBatch, PumpEvent};
+
+pub use commands::*;
+pub use vars::*;
+
+/// The bench's room on its table.
+pub const ROOM: &str = "bench";
 
 /// What the bench pane shows after a (re)load.
 #[derive(Debug, Clone, Serialize)]
@@ -21,8 +34,9 @@ pub struct BenchStatus {
     pub dir: String,
     /// The connection's role: `keeper` or `player`.
     pub viewer: String,
-    /// `None` when the pack loaded; else the loader's message (the last good pack stays).
-    pub error: Option<String>,
+    /// Empty when the pack loaded; else everything its build would refuse (the last good
+    /// pack stays served).
+    pub problems: Vec<Problem>,
     /// Every panel of the pack and who receives it (`all`, `keeper`, `players`).
     pub panels: Vec<BenchPanel>,
     /// Reloads so far (0 = the first load).
@@ -40,7 +54,23 @@ pub struct Bench {
     pub dir: PathBuf,
     pub keeper_key: String,
     pub player_key: String,
+    /// The last reload's problems and the reload count, kept across viewer switches.
+    last: Arc<Mutex<(Vec<Problem>, u64)>>,
     _watcher: Option<local_table::watch::PackWatcher>,
+}
+
+/// A reload error as problems: the lint's own list, or one line for anything else.
+fn problems_of(e: local_table::Error) -> Vec<Problem> {
+    match e {
+        local_table::Error::Lint(_, list) => list,
+        other => vec![Problem {
+            file: String::new(),
+            line: 0,
+            column: 0,
+            message: other.to_string(),
+            hint: String::new(),
+        }],
+    }
 }
 
 fn random_key() -> String {
@@ -60,7 +90,7 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
     let keeper_key = random_key();
     let player_key = random_key();
     let entry = |name: &str, role: &str| KeyEntry {
-        room: "bench".into(),
+        room: ROOM.into(),
         name: name.into(),
         role: role.into(),
     };
@@ -72,6 +102,11 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
     config.packs = vec![dir.to_path_buf()];
     config.enable_packs = true;
     config.pacing = local_table::Pacing::fast();
+    // A pack that does not load yet still opens: the bench serves nothing and lists why.
+    let first = local_table::packs::load(dir).err().map(problems_of);
+    if first.is_some() {
+        config.packs.clear();
+    }
     let table = LocalTable::start(config)
         .await
         .map_err(|e| format!("the pack could not be opened: {e}"))?;
@@ -81,22 +116,18 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
             dir: dir.to_path_buf(),
             keeper_key,
             player_key,
+            last: Arc::new(Mutex::new((first.unwrap_or_default(), 0))),
             _watcher: None,
         },
     ))
 }
 
-pub fn status(
-    table: &RunningTable,
-    bench: &Bench,
-    viewer: &str,
-    error: Option<String>,
-    reloads: u64,
-) -> BenchStatus {
+pub fn status(table: &RunningTable, bench: &Bench, viewer: &str) -> BenchStatus {
+    let (problems, reloads) = bench.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
     BenchStatus {
         dir: bench.dir.display().to_string(),
         viewer: viewer.into(),
-        error,
+        problems,
         panels: table
             .panel_audiences()
             .into_iter()
@@ -116,13 +147,21 @@ pub fn watch(
     let packs = table.packs_handle();
     let audiences = packs.clone();
     let dir = bench.dir.display().to_string();
-    let mut reloads = 0u64;
+    let last = bench.last.clone();
+    // Dropping the previous viewer's watcher first: one watcher per bench.
+    bench._watcher = None;
     let watcher = local_table::watch::watch_pack(packs, &bench.dir, move |outcome| {
-        reloads += 1;
+        let problems = outcome.err().map(problems_of).unwrap_or_default();
+        let reloads = {
+            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
+            last.1 += 1;
+            last.0 = problems.clone();
+            last.1
+        };
         let status = BenchStatus {
             dir: dir.clone(),
             viewer: viewer.clone(),
-            error: outcome.err().map(|e| e.to_string()),
+            problems,
             panels: audiences
                 .audiences()
                 .into_iter()
@@ -136,65 +175,3 @@ pub fn watch(
     Ok(())
 }
 
-/// `--pack <dir>` from the command line, handed to the first page that asks.
-#[derive(Default)]
-pub struct StartupPack(pub std::sync::Mutex<Option<PathBuf>>);
-
-impl StartupPack {
-    pub fn from_args() -> Self {
-        let mut args = std::env::args_os().skip(1);
-        let mut dir = None;
-        while let Some(a) = args.next() {
-            if a == "--pack" {
-                dir = args.next().map(PathBuf::from);
-            }
-        }
-        StartupPack(std::sync::Mutex::new(dir))
-    }
-}
-
-/// The folder given with `--pack`, once (a reload of the page does not reopen it).
-#[tauri::command]
-pub fn startup_pack(startup: tauri::State<'_, StartupPack>) -> Option<String> {
-    startup
-        .0
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .take()
-        .map(|p| p.display().to_string())
-}
-
-/// The native folder picker (Tauri's dialog plugin); `None` when cancelled.
-#[tauri::command]
-pub async fn pick_pack_folder(app: tauri::AppHandle) -> Option<String> {
-    use tauri_plugin_dialog::DialogExt;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog().file().pick_folder(move |picked| {
-        let _ = tx.send(picked.map(|p| p.to_string()));
-    });
-    rx.await.ok().flatten()
-}
-
-/// Opens the pack bench on a folder.
-#[tauri::command]
-pub async fn open_pack(
-    tables: tauri::State<'_, crate::table_session::Tables>,
-    dir: String,
-    viewer: Option<String>,
-    on_event: Channel<PumpBatch>,
-) -> Result<crate::table_session::Joined, String> {
-    let viewer = viewer.unwrap_or_else(|| "keeper".into());
-    tables
-        .open_pack(PathBuf::from(dir), &viewer, on_event)
-        .await
-}
-
-/// Switches the bench's viewer (`keeper` / `player`) on a fresh page channel.
-#[tauri::command]
-pub async fn bench_view(
-    tables: tauri::State<'_, crate::table_session::Tables>,
-    viewer: String,
-    on_event: Channel<PumpBatch>,
-) -> Result<crate::table_session::Joined, String> {
-    tables.bench_view(&viewer, on_event).await
-}
