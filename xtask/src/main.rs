@@ -15,7 +15,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 
   setup                 install system packages, the wasm toolchain, wasm-bindgen-cli and tauri-driver
   ui                    build the Leptos UI to wasm into ui/dist
-  run                   setup, build the UI and the app, open Studio
+  run [-- --pack DIR]   setup, build the UI and the app, open Studio (--pack: on the pack bench)
   test                  setup, fmt, clippy, unit and integration tests, wasm build, end-to-end suite
   conformance FILE...   run golden vector tables (visible_when / panel template) and print N passed, M failed
   dial TICKET KEY [--name N] [--send JSON]... [--for SECS]
@@ -29,7 +29,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("setup") => setup::run().map(|_| ()),
         Some("ui") => setup::run().and_then(|env| ui::build(&env)),
-        Some("run") => run(),
+        Some("run") => run(&args[1..]),
         Some("test") => test::run(),
         Some("conformance") => conformance::run(&args[1..]),
         Some("dial") => dial::run(&args[1..]),
@@ -48,9 +48,22 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> Result<(), String> {
+fn run(args: &[String]) -> Result<(), String> {
+    // Studio runs from the repository root: a relative pack folder means the caller's one.
+    let mut pass = Vec::new();
+    let mut it = args.iter().filter(|a| *a != "--");
+    while let Some(a) = it.next() {
+        pass.push(a.clone());
+        if a == "--pack" {
+            let dir = it.next().ok_or("--pack needs a folder")?;
+            let dir = std::path::absolute(dir).map_err(|e| format!("{dir}: {e}"))?;
+            pass.push(dir.display().to_string());
+        }
+    }
     let env = setup::run()?;
     ui::build(&env)?;
     cmd::cargo(&["build", "-p", "loreweaver-studio"]).run()?;
-    cmd::Cmd::new(cmd::root().join("target/debug/loreweaver-studio")).run()
+    cmd::Cmd::new(cmd::root().join("target/debug/loreweaver-studio"))
+        .args(pass)
+        .run()
 }
