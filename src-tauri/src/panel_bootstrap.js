@@ -36,6 +36,11 @@
     }
   }
 
+  // A person's click or key in this page: the host weighs it (with its own evidence) before
+  // letting an intent go out in their name. Only the browser can make an event trusted.
+  function gesture(e) { if (e && e.isTrusted) { post("gesture", {}); } }
+  window.addEventListener("pointerdown", gesture, true);
+  window.addEventListener("keydown", gesture, true);
   window.addEventListener("error", function (e) { report(e && (e.message || e.error)); });
   window.addEventListener("unhandledrejection", function (e) { report(e && e.reason); });
   window.addEventListener("message", function (ev) {

@@ -72,14 +72,22 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     // Break the YAML: the error names the file, line and column; the last good panel stays.
     std::fs::write(&panels, "panels:\n  - id: notes\n    title: [unclosed\n").unwrap();
     let error = wait_text(&s, "#bench-errors", "the pack error", |t| !t.is_empty());
-    let place = s.attr(&s.find(".bench-problem").unwrap(), "data-place").unwrap_or_default();
-    assert!(place.starts_with("ui/panels.yaml:3:") || place.starts_with("ui/panels.yaml:4:"), "{place} / {error}");
+    let place = s
+        .attr(&s.find(".bench-problem").unwrap(), "data-place")
+        .unwrap_or_default();
+    assert!(
+        place.starts_with("ui/panels.yaml:3:") || place.starts_with("ui/panels.yaml:4:"),
+        "{place} / {error}"
+    );
     assert!(error.contains("YAML syntax"), "{error}");
     assert_eq!(
         s.text(&s.find(side).expect("the last good panel")),
         "Notes, edited"
     );
-    assert!(s.find(".play-body.bench-stale").is_some(), "the panels are marked stale");
+    assert!(
+        s.find(".play-body.bench-stale").is_some(),
+        "the panels are marked stale"
+    );
 
     // A lint the YAML parser cannot see: an unknown block kind, at its line and column.
     std::fs::write(&panels, good.replace("{kind: stat,", "{kind: gauge,")).unwrap();
@@ -87,7 +95,10 @@ fn bench_reloads_a_pack_as_its_author_saves() {
         s.find(".bench-problem[data-place='ui/panels.yaml:8:16']")
     });
     let error = s.text(&s.find("#bench-errors").unwrap());
-    assert!(error.contains("unknown block kind \"gauge\"") && error.contains("use one of: meter"), "{error}");
+    assert!(
+        error.contains("unknown block kind \"gauge\"") && error.contains("use one of: meter"),
+        "{error}"
+    );
     s.screenshot(&out_dir().join("bench-error.png"));
 
     // Fix it: the error clears.
@@ -114,13 +125,20 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_for(Duration::from_secs(10), "the world card's tide", || {
         s.find("#bench-vars [data-var-row='tide']")
     });
-    assert!(s.find("[data-var-row='culprit'] .bench-var-hidden").is_some());
+    assert!(s
+        .find("[data-var-row='culprit'] .bench-var-hidden")
+        .is_some());
     // A value set in the editor re-resolves the panels: tide 3 raises the badge.
     fill(&s, "#bench-vars input[data-var='tide']", "3\u{E004}");
     wait_for(Duration::from_secs(10), "the badge at tide 3", || {
         s.find(badge)
     });
-    let stat = wait_text(&s, "[data-panel='bench-pack/notes'] .lw-stat", "the tide stat", |t| t.contains('3'));
+    let stat = wait_text(
+        &s,
+        "[data-panel='bench-pack/notes'] .lw-stat",
+        "the tide stat",
+        |t| t.contains('3'),
+    );
     assert!(stat.contains("Tide"), "{stat}");
     // An ad-hoc variable for a test.
     fill(&s, "#bench-var-new-id", "omen");
@@ -133,7 +151,9 @@ fn bench_reloads_a_pack_as_its_author_saves() {
 
     // An injected event reaches the tier-2 page; its click-sent intent is logged.
     let frame_css = "[data-panel='bench-pack/echo'] iframe.lw-panel-frame";
-    let frame = wait_for(Duration::from_secs(20), "the echo page", || s.find(frame_css));
+    let frame = wait_for(Duration::from_secs(20), "the echo page", || {
+        s.find(frame_css)
+    });
     click(&s, "#bench-tools summary");
     choose(&s, "#bench-event-panel", "bench-pack/echo");
     fill(&s, "#bench-event-payload", "{\"tide\": \"high\"}");
@@ -165,7 +185,10 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     let frame = s.find(frame_css).expect("the page");
     s.scroll_into_view(&frame);
     s.switch_to_frame(&frame).expect("into the page");
-    assert!(s.text(&s.find("#got").unwrap()).contains("high"), "the page lost its state");
+    assert!(
+        s.text(&s.find("#got").unwrap()).contains("high"),
+        "the page lost its state"
+    );
     s.switch_to_top();
     // …and a page whose files changed is re-mounted from the new bytes.
     let page = dir.join("panels/echo/index.html");
@@ -174,7 +197,9 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_for(Duration::from_secs(20), "the re-mounted page", || {
         (mark(&s, false) == "unmarked").then_some(())
     });
-    let frame = wait_for(Duration::from_secs(20), "the new page", || s.find(frame_css));
+    let frame = wait_for(Duration::from_secs(20), "the new page", || {
+        s.find(frame_css)
+    });
     s.scroll_into_view(&frame);
     s.switch_to_frame(&frame).expect("into the new page");
     wait_text(&s, "#got", "the new page's bytes", |t| t == "version two");
@@ -184,7 +209,12 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     click(&s, "#bench-zh");
     wait_text(&s, side, "the zh title", |t| t == "笔记");
     click(&s, "#bench-dark");
-    let theme = s.execute("return document.documentElement.dataset.theme;", serde_json::json!([])).unwrap();
+    let theme = s
+        .execute(
+            "return document.documentElement.dataset.theme;",
+            serde_json::json!([]),
+        )
+        .unwrap();
     assert_eq!(theme, "dark");
     s.screenshot(&out_dir().join("bench-zh-dark.png"));
     click(&s, "#bench-en");

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use local_table::table::demo_config;
 use local_table::{LocalTable, Pacing};
+use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
 use studio_e2e::play::{join, say, transcript, wait_online};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
@@ -189,23 +190,56 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     // The raw IPC posts ran nothing: still at the table, online.
     wait_online(&s, Duration::from_secs(5));
     assert!(s.find("#room").is_some(), "the app left the table");
-    // The valid intent went out as the player's line; forged and invalid ones never did.
-    wait_for(Duration::from_secs(15), "the probe's valid intent", || {
-        transcript(&s)
+    // The page's unprompted intent did not go out: the host asks, naming the panel and
+    // showing the exact text; what the page sent meanwhile was dropped and counted.
+    let said = |s: &studio_e2e::Studio| {
+        transcript(s)
             .iter()
-            .any(|l| l.text.contains("PROBE-VALID-INTENT"))
-            .then_some(())
+            .map(|l| l.text.clone())
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let prompt = wait_text(&s, "#intent-prompt", "the host's prompt", |t| {
+        t.contains("PROBE-VALID-INTENT")
     });
-    let all: String = transcript(&s)
-        .iter()
-        .map(|l| l.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n");
+    assert!(
+        prompt.contains("Probe") && prompt.contains("wants to send"),
+        "{prompt}"
+    );
+    assert_eq!(
+        s.text(&s.find("#intent-text").unwrap()),
+        "PROBE-VALID-INTENT"
+    );
+    let dropped = s.find("#intent-dropped").expect("the dropped notice");
+    assert_eq!(
+        s.attr(&dropped, "data-count").as_deref(),
+        Some("2"),
+        "{}",
+        s.text(&dropped)
+    );
+    s.screenshot(&out_dir().join("panels-intent-prompt.png"));
+    // (The probe sent it seconds ago, before the network wait above.)
+    assert!(
+        !said(&s).contains("PROBE-VALID-INTENT"),
+        "an unprompted intent reached the table"
+    );
+    // Send: now, and only now, the words go out as the player's line.
+    click(&s, "#intent-send");
+    wait_for(Duration::from_secs(15), "the confirmed intent", || {
+        said(&s).contains("PROBE-VALID-INTENT").then_some(())
+    });
+    assert!(
+        s.find("#intent-prompt").is_none(),
+        "the prompt stays after Send"
+    );
+    let all = said(&s);
     for forged in [
         "FORGED-NO-NONCE",
         "FORGED-BAD-NONCE",
         "BAD-KIND",
         "BAD-LONG",
+        "PROBE-EVIL-PACK",
+        "PROBE-SECOND-WORDS",
     ] {
         assert!(!all.contains(forged), "{forged} reached the transcript");
     }

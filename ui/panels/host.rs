@@ -1,11 +1,33 @@
 //! The host half of the panel bridge, in JS: a `message` listener that accepts only messages
 //! whose `event.source` is THIS iframe's window and that carry the mount's nonce, and a
 //! poster that stamps `{lw:"1", nonce}` on everything sent into the frame.
+//!
+//! Whether an intent follows the person's gesture in THIS panel is judged here, by the host,
+//! from evidence the page cannot make up. A click in a frame takes focus from the host window
+//! (a trusted `blur` here) and the frame's bootstrap reports its trusted `pointerdown`/`keydown`
+//! (a `gesture` message) at the same moment: the one frame that reports right after the blur
+//! is the focused frame; two reporting at once make it ambiguous (nobody). An intent counts as
+//! the person's only from the focused frame, while the window has transient activation (only
+//! a real click or key gives it), within a few seconds of that frame's report, once per
+//! report. Focus back in the host clears it. Anything less asks the person (the safe side: a
+//! click moving straight from one panel to another asks once).
 
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = "
+// The frame that took focus from the host window (null: none or ambiguous) and when.
+let focusedFrame = null;
+let blurAt = -1e9;
+let ambiguous = false;
+window.addEventListener('blur', (e) => { if (e.isTrusted) { blurAt = performance.now(); focusedFrame = null; ambiguous = false; } });
+window.addEventListener('focus', () => { focusedFrame = null; });
+// A frame's report this long after the blur still names the frame that took focus.
+const CLAIM_MS = 500;
+// How long one report stays good for one intent.
+const GESTURE_MS = 5000;
+
 export function host_attach(iframe, nonce, deliver) {
+  let frameGestureAt = -1e9;
   const listener = (ev) => {
     const w = iframe.contentWindow;
     if (!w || ev.source !== w) { return; }
@@ -14,7 +36,27 @@ export function host_attach(iframe, nonce, deliver) {
     let text;
     try { text = JSON.stringify(d); } catch (e) { return; }
     if (typeof text !== 'string' || text.length > 65536) { return; }
-    deliver(text);
+    if (d.type === 'gesture') {
+      const now = performance.now();
+      // Focus still inside this window (a frame), not gone to another app.
+      if (now - blurAt < CLAIM_MS && document.hasFocus()) {
+        if (focusedFrame === null && !ambiguous) { focusedFrame = iframe; }
+        else if (focusedFrame !== iframe) { focusedFrame = null; ambiguous = true; }
+      }
+      if (focusedFrame === iframe) { frameGestureAt = now; }
+      return;
+    }
+    let gesture = false;
+    if (d.type === 'intent') {
+      const ua = navigator.userActivation;
+      gesture = !!(ua && ua.isActive)
+        && document.hasFocus()
+        && focusedFrame === iframe
+        && performance.now() - frameGestureAt < GESTURE_MS;
+      // One gesture, one intent.
+      if (gesture) { frameGestureAt = -1e9; }
+    }
+    deliver(text, gesture);
   };
   window.addEventListener('message', listener);
   return { iframe, nonce, listener };
@@ -46,7 +88,7 @@ extern "C" {
     pub fn host_attach(
         iframe: &web_sys::HtmlElement,
         nonce: &str,
-        deliver: &Closure<dyn FnMut(String)>,
+        deliver: &Closure<dyn FnMut(String, bool)>,
     ) -> JsValue;
     pub fn host_post(handle: &JsValue, json: &str);
     pub fn host_detach(handle: &JsValue);

@@ -7,23 +7,22 @@
 //! `modal` (a dialog opened from the status bar's Panels menu, one at a time, Esc closes).
 //! Panels never cover the narrative, the input or the chrome; a dialog is closed by the player.
 //!
-//! Panel intents act as the player: rate-limited here (a burst of 3, then one a second) and
-//! shown at once as the player's pending line.
+//! Panel intents act as the player, so they pass `protocol::intent_gate` first: a gesture in
+//! that panel (or the person's Send in a host-drawn prompt showing the exact text) is needed,
+//! a command always asks, each panel has its own rate bucket, and what is dropped is counted.
 
 mod host;
 mod tier2;
 
 use leptos::prelude::*;
 use protocol::frame::{PanelIntent, PanelIntentKind, PanelSlot, UiBlock, UiManifestPanel};
+use protocol::intent_gate::{self, IntentGate, Verdict};
 use protocol::ClientFrame;
 
 use crate::i18n::Locale;
 use crate::table::{now_ms, Table};
 use crate::templates::UiBlocksView;
 
-/// Burst size and refill rate of the intent limiter.
-const INTENT_BURST: f64 = 3.0;
-const INTENT_PER_SEC: f64 = 1.0;
 /// Longest intent value (the server's cap).
 pub const MAX_INTENT_CHARS: usize = PanelIntent::MAX_VALUE_CHARS;
 const BLOCKS_ONLY_KEY: &str = "lw.panels.blocksOnly";
@@ -39,8 +38,8 @@ pub struct PanelsCtx {
     /// The one-line "this room ships panel code" notice (None once dismissed / never).
     pub notice: RwSignal<Option<String>>,
     notice_shown_for: StoredValue<Option<String>>,
-    /// Token bucket: (tokens, last refill ms).
-    bucket: StoredValue<(f64, f64)>,
+    /// Which intents may leave: per-panel buckets, waiting prompts, the dropped count.
+    pub gate: RwSignal<IntentGate>,
     /// Panel ids the player collapsed.
     pub collapsed: RwSignal<Vec<String>>,
     pub menu_open: RwSignal<bool>,
@@ -57,7 +56,7 @@ impl PanelsCtx {
             blocks_only: RwSignal::new(blocks_only),
             notice: RwSignal::new(None),
             notice_shown_for: StoredValue::new(None),
-            bucket: StoredValue::new((INTENT_BURST, now_ms())),
+            gate: RwSignal::new(IntentGate::default()),
             collapsed: RwSignal::new(Vec::new()),
             menu_open: RwSignal::new(false),
         };
@@ -106,28 +105,35 @@ impl PanelsCtx {
         }
     }
 
-    /// Sends a panel intent as the player would: limited, and shown as a pending line.
-    /// Returns false when the limiter dropped it.
-    pub fn intent(self, panel: &str, kind: PanelIntentKind, value: String) -> bool {
+    /// A panel wants to act as the player. `gesture`: it follows a real gesture in that panel.
+    /// Returns false when the gate dropped it.
+    pub fn intent(self, panel: &str, kind: PanelIntentKind, value: String, gesture: bool) -> bool {
         let now = now_ms();
-        let allowed = self.bucket.try_update_value(|(tokens, last)| {
-            *tokens =
-                (*tokens + (now - *last).max(0.0) / 1000.0 * INTENT_PER_SEC).min(INTENT_BURST);
-            *last = now;
-            if *tokens >= 1.0 {
-                *tokens -= 1.0;
+        let verdict = self
+            .gate
+            .try_update(|g| g.offer(panel, kind.clone(), &value, gesture, now))
+            .unwrap_or(Verdict::Drop);
+        match verdict {
+            Verdict::Send => {
+                self.dispatch(panel, kind, value);
                 true
-            } else {
-                false
             }
-        });
-        if allowed != Some(true) {
-            return false;
+            Verdict::Ask => true,
+            Verdict::Drop => false,
         }
-        let shown = match kind {
-            PanelIntentKind::Roll => format!(".r {value}"),
-            _ => value.clone(),
-        };
+    }
+
+    /// The person answered a prompt: Send dispatches exactly what it showed.
+    pub fn answer(self, id: u64, send: bool) {
+        if let Some(Some(p)) = self.gate.try_update(|g| g.answer(id, send)) {
+            self.dispatch(&p.panel, p.kind, p.value);
+        }
+    }
+
+    /// Out to the table, shown at once as the player's pending line.
+    fn dispatch(self, panel: &str, kind: PanelIntentKind, value: String) {
+        let now = now_ms();
+        let shown = intent_gate::shown(&kind, &value);
         // On the pack bench every intent is logged; the author may keep them from the table.
         if self.table.bench.with_untracked(Option::is_some) {
             let execute = self.table.bench_log.with_untracked(|l| l.execute);
@@ -135,7 +141,7 @@ impl PanelsCtx {
                 .bench_log
                 .update(|l| l.push(panel, kind.as_str(), &value, now, execute));
             if !execute {
-                return true;
+                return;
             }
         }
         self.table.model.update(|m| {
@@ -146,7 +152,6 @@ impl PanelsCtx {
             kind,
             value,
         }));
-        true
     }
 
     fn toggle_collapsed(self, id: &str) {
@@ -177,6 +182,12 @@ pub(crate) fn txt(locale: Locale, key: &str) -> String {
         "blocks_only" => ("Blocks only", "仅显示区块"),
         "none" => ("No panels", "没有面板"),
         "dismiss" => ("Dismiss", "关闭"),
+        "wants_to_send" => ("wants to send:", "想要发送："),
+        "send" => ("Send", "发送"),
+        "is_command" => (
+            "This is a command: it runs at the table with your rights.",
+            "这是一条命令：它会以你的权限在牌桌上执行。",
+        ),
         _ => (key, key),
     };
     match locale {
@@ -239,8 +250,9 @@ pub(crate) fn TemplateBlocks(panel: String, blocks: Vec<serde_json::Value>) -> i
     let locale = locale();
     let vars = Memo::new(move |_| variables_json(c.table));
     let resolved = Memo::new(move |_| vars.with(|v| resolve(&blocks, v, locale.get())));
+    // A click on the host's own choice button is the person's gesture.
     let on_choice = Callback::new(move |input: String| {
-        c.intent(&panel, PanelIntentKind::Choice, input);
+        c.intent(&panel, PanelIntentKind::Choice, input, true);
     });
     move || match resolved.get() {
         Ok(blocks) => view! { <UiBlocksView blocks=blocks on_choice=on_choice/> }.into_any(),
@@ -276,7 +288,11 @@ fn panels_in(table: Table, slot: PanelSlot) -> Vec<(String, UiManifestPanel)> {
             .filter(|p| p.slot == slot)
             .map(|p| {
                 let entry = serde_json::to_string(p).unwrap_or_else(|_| p.id.clone());
-                let key = if p.tier == 2 { format!("{code} {entry}") } else { entry };
+                let key = if p.tier == 2 {
+                    format!("{code} {entry}")
+                } else {
+                    entry
+                };
                 (key, p.clone())
             })
             .collect()
@@ -446,5 +462,68 @@ pub fn ModalHost(table: Table) -> impl IntoView {
                 </div>
             }
         })
+    }
+}
+
+/// "Probe wants to send: …  Send / Dismiss" — drawn by the host, never by the panel; and the
+/// count of what panels tried to send without the person.
+#[component]
+pub fn IntentPrompt(table: Table) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let current = Memo::new(move |_| c.gate.with(|g| g.prompt().cloned()));
+    let dropped = Memo::new(move |_| c.gate.with(|g| (g.dropped, g.last_dropped_panel.clone())));
+    // A panel that left the manifest takes its waiting prompt with it.
+    let ids = Memo::new(move |_| {
+        table
+            .model
+            .with(|m| m.panels.iter().map(|p| p.id.clone()).collect::<Vec<_>>())
+    });
+    Effect::new(move |_| {
+        let ids = ids.get();
+        c.gate.update(|g| g.keep_panels(&ids));
+    });
+    let title_of = move |id: &str| {
+        table.model.with(|m| {
+            m.panels
+                .iter()
+                .find(|p| p.id == id)
+                .map(|p| p.title.pick(locale.get().code()).to_owned())
+                .unwrap_or_else(|| id.to_owned())
+        })
+    };
+    view! {
+        {move || current.get().map(|p| {
+            let text = intent_gate::shown(&p.kind, &p.value);
+            let command = intent_gate::is_command(&p.value);
+            let id = p.id;
+            view! {
+                <div class="lw-intent-prompt card" role="alertdialog" id="intent-prompt" data-panel=p.panel.clone()>
+                    <p><strong class="lw-intent-panel">{title_of(&p.panel)}</strong>" "{move || txt(locale.get(), "wants_to_send")}</p>
+                    <pre class="lw-intent-text" id="intent-text">{text}</pre>
+                    {command.then(|| view! { <p class="lw-intent-warn">{move || txt(locale.get(), "is_command")}</p> })}
+                    <div class="lw-intent-actions">
+                        <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || txt(locale.get(), "send")}</button>
+                        <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || txt(locale.get(), "dismiss")}</button>
+                    </div>
+                </div>
+            }
+        })}
+        {move || {
+            let (n, panel) = dropped.get();
+            (n > 0).then(|| {
+                let who = panel.map(|p| title_of(&p)).unwrap_or_default();
+                let text = match locale.get() {
+                    Locale::En => format!("Blocked {n} message{} {who} tried to send without you.", if n == 1 { "" } else { "s" }),
+                    Locale::Zh => format!("已拦截 {who} 未经你同意尝试发送的 {n} 条消息。"),
+                };
+                view! {
+                    <div class="lw-intent-dropped" id="intent-dropped" data-count=n.to_string() role="status">
+                        <span>{text}</span>
+                        <button class="link" on:click=move |_| c.gate.update(IntentGate::clear_dropped)>{move || txt(locale.get(), "dismiss")}</button>
+                    </div>
+                }
+            })
+        }}
     }
 }

@@ -202,7 +202,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
     });
 
     let frame_ref = NodeRef::<Iframe>::new();
-    let handle = StoredValue::new_local(None::<(JsValue, Closure<dyn FnMut(String)>)>);
+    let handle = StoredValue::new_local(None::<(JsValue, Closure<dyn FnMut(String, bool)>)>);
     let queued = StoredValue::new(Vec::<Value>::new());
     let state_json = Memo::new(move |_| snapshot(table).to_string());
 
@@ -227,7 +227,8 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
             return;
         }
         let panel_id = panel_for_msgs.clone();
-        let on_msg = Closure::<dyn FnMut(String)>::new(move |text: String| {
+        // `gesture` is the host's own judgement (see `host_attach`), never the page's word.
+        let on_msg = Closure::<dyn FnMut(String, bool)>::new(move |text: String, gesture: bool| {
             let Ok(msg) = serde_json::from_str::<Value>(&text) else {
                 return;
             };
@@ -253,7 +254,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                     let kind = msg.get("kind").cloned().unwrap_or(Value::Null);
                     let value = msg.get("value").cloned().unwrap_or(Value::Null);
                     if let Some((kind, value)) = validate_intent(&kind, &value) {
-                        c.intent(&panel_id, kind, value);
+                        c.intent(&panel_id, kind, value, gesture);
                     }
                 }
                 // A crash before ready: the fallback. After ready the page keeps running.

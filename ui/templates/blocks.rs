@@ -117,6 +117,8 @@ pub fn ChoicesView(choices: Choices, on_choice: Callback<String>) -> impl IntoVi
         .enumerate()
         .map(|(i, option)| {
             let input = option.input;
+            // The exact words this option sends, before the person picks it.
+            let input_shown = input.clone();
             let pick = move |_| {
                 if picked.get_untracked().is_none() {
                     picked.set(Some(i));
@@ -128,6 +130,7 @@ pub fn ChoicesView(choices: Choices, on_choice: Callback<String>) -> impl IntoVi
                 <button
                     type="button"
                     class="lw-choice"
+                    title=input_shown.clone()
                     class:picked=is_picked
                     aria-pressed=move || is_picked().to_string()
                     disabled=move || picked.get().is_some()

@@ -70,14 +70,24 @@ async fn an_edit_republishes_and_a_broken_file_keeps_the_last_good_pack() {
 }
 
 fn vars_of(frames: &[serde_json::Value]) -> Vec<(String, serde_json::Value, bool)> {
-    let state = frames.iter().rev().find(|f| f["type"] == "state").expect("a state");
+    let state = frames
+        .iter()
+        .rev()
+        .find(|f| f["type"] == "state")
+        .expect("a state");
     state["variables"]
         .as_array()
         .cloned()
         .unwrap_or_default()
         .iter()
         .filter(|v| v["id"].as_str().unwrap_or("").starts_with("w."))
-        .map(|v| (v["id"].as_str().unwrap().to_string(), v["value"].clone(), v["hidden"] == true))
+        .map(|v| {
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["value"].clone(),
+                v["hidden"] == true,
+            )
+        })
         .collect()
 }
 
@@ -91,7 +101,11 @@ async fn world_cards_seed_variables_keeper_only_ones_hidden_and_values_survive_a
     let mut cfg = common::config("world-vars");
     let dir = common::temp_dir("world-pack").join("pack");
     std::fs::create_dir_all(dir.join("cards")).unwrap();
-    std::fs::write(dir.join("pack.yaml"), "id: w\ncontents:\n  cards: [cards/world.lorecard.json]\n").unwrap();
+    std::fs::write(
+        dir.join("pack.yaml"),
+        "id: w\ncontents:\n  cards: [cards/world.lorecard.json]\n",
+    )
+    .unwrap();
     std::fs::write(dir.join("cards/world.lorecard.json"), CARD).unwrap();
     cfg.packs = vec![dir.clone()];
     cfg.enable_packs = true;
@@ -100,11 +114,19 @@ async fn world_cards_seed_variables_keeper_only_ones_hidden_and_values_survive_a
     let mut player = Client::join(&table, common::PLAYER).await;
     assert_eq!(
         vars_of(&keeper.seen),
-        [("w.day".into(), serde_json::json!(1), false), ("w.killer".into(), serde_json::json!("the butler"), true)]
+        [
+            ("w.day".into(), serde_json::json!(1), false),
+            ("w.killer".into(), serde_json::json!("the butler"), true)
+        ]
     );
-    assert_eq!(vars_of(&player.seen), [("w.day".into(), serde_json::json!(1), false)]);
+    assert_eq!(
+        vars_of(&player.seen),
+        [("w.day".into(), serde_json::json!(1), false)]
+    );
 
-    player.send(serde_json::json!({"type": "list_pack_cards"})).await;
+    player
+        .send(serde_json::json!({"type": "list_pack_cards"}))
+        .await;
     let cards = player.until(|f| f["type"] == "pack_cards").await;
     assert_eq!(
         cards.last().unwrap()["cards"],
@@ -113,23 +135,37 @@ async fn world_cards_seed_variables_keeper_only_ones_hidden_and_values_survive_a
 
     // The bench's editor: a value (clamped to the card's maximum) and an ad-hoc variable.
     table.set_var("demo", "w.day", "", "12").unwrap();
-    assert_eq!(vars_of(&player.until_state().await), [("w.day".into(), serde_json::json!(9), false)]);
+    assert_eq!(
+        vars_of(&player.until_state().await),
+        [("w.day".into(), serde_json::json!(9), false)]
+    );
     table.set_var("demo", "w.flag", "bool", "true").unwrap();
     let seen = player.until_state().await;
-    assert_eq!(vars_of(&seen)[1], ("w.flag".into(), serde_json::json!(true), false));
+    assert_eq!(
+        vars_of(&seen)[1],
+        ("w.flag".into(), serde_json::json!(true), false)
+    );
     assert!(table.set_var("demo", "w.day", "", "many").is_err());
 
     // A new variable in the card: seeded on reload; the edited value stays.
     std::fs::write(
         dir.join("cards/world.lorecard.json"),
-        CARD.replace("\n]}", ",\n  {\"id\": \"w.storm\", \"kind\": \"bool\", \"default\": true}\n]}"),
+        CARD.replace(
+            "\n]}",
+            ",\n  {\"id\": \"w.storm\", \"kind\": \"bool\", \"default\": true}\n]}",
+        ),
     )
     .unwrap();
     table.reload_pack(&dir).expect("reloads");
-    let seen = keeper.until(|f| f["type"] == "state" && f["variables"].to_string().contains("w.storm")).await;
+    let seen = keeper
+        .until(|f| f["type"] == "state" && f["variables"].to_string().contains("w.storm"))
+        .await;
     let vars = vars_of(&seen);
     assert_eq!(vars[0], ("w.day".into(), serde_json::json!(9), false));
-    assert_eq!(vars.last().unwrap(), &("w.storm".to_string(), serde_json::json!(true), false));
+    assert_eq!(
+        vars.last().unwrap(),
+        &("w.storm".to_string(), serde_json::json!(true), false)
+    );
     player.close().await;
     keeper.close().await;
 }

@@ -83,9 +83,12 @@ impl Store {
         let rel_path = Path::new(rel);
         let escapes = rel.is_empty()
             || rel_path.is_absolute()
-            || rel_path
-                .components()
-                .any(|c| matches!(c, Component::ParentDir | Component::RootDir | Component::Prefix(_)));
+            || rel_path.components().any(|c| {
+                matches!(
+                    c,
+                    Component::ParentDir | Component::RootDir | Component::Prefix(_)
+                )
+            });
         if escapes {
             return Err(format!("\"{rel}\" is outside the pack"));
         }

@@ -84,8 +84,17 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
         ctx.problems.at(
             ctx.file,
             kind_node,
-            format!("unknown block kind \"{}\"", kind_node.to_json().as_str().unwrap_or(&kind_node.to_json().to_string())),
-            format!("use one of: {}", KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")),
+            format!(
+                "unknown block kind \"{}\"",
+                kind_node
+                    .to_json()
+                    .as_str()
+                    .unwrap_or(&kind_node.to_json().to_string())
+            ),
+            format!(
+                "use one of: {}",
+                KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+            ),
         );
         return node.to_json();
     };
@@ -140,15 +149,30 @@ fn repeat(ctx: &mut Ctx, node: &Node, spec: &Node) -> Value {
     }
     match spec.get("prefix") {
         Some(p) if p.as_str().is_some() => {}
-        Some(p) => ctx.problems.at(ctx.file, p, "repeat prefix must be text", "write the variable id prefix, e.g. `prefix: \"clue.\"`"),
-        None => ctx.problems.at(ctx.file, spec, "repeat has no prefix", "add `prefix:` — the variable ids to repeat over start with it"),
+        Some(p) => ctx.problems.at(
+            ctx.file,
+            p,
+            "repeat prefix must be text",
+            "write the variable id prefix, e.g. `prefix: \"clue.\"`",
+        ),
+        None => ctx.problems.at(
+            ctx.file,
+            spec,
+            "repeat has no prefix",
+            "add `prefix:` — the variable ids to repeat over start with it",
+        ),
     }
     match spec.get("block") {
         Some(b) => {
             let inner = block(ctx, b, true);
             out["repeat"]["block"] = inner;
         }
-        None => ctx.problems.at(ctx.file, spec, "repeat has no block", "add `block:` — the template drawn once per matching variable"),
+        None => ctx.problems.at(
+            ctx.file,
+            spec,
+            "repeat has no block",
+            "add `block:` — the template drawn once per matching variable",
+        ),
     }
     out
 }
@@ -178,19 +202,39 @@ fn bindings(ctx: &mut Ctx, v: &Node, in_repeat: bool) {
     let Kind::Map(entries) = &v.kind else { return };
     if let Some(name) = v.get("$var") {
         if name.as_str().map(str::is_empty).unwrap_or(true) {
-            ctx.problems.at(ctx.file, name, "$var needs a variable id (text)", "write `{$var: day}` with the id as state.variables has it");
+            ctx.problems.at(
+                ctx.file,
+                name,
+                "$var needs a variable id (text)",
+                "write `{$var: day}` with the id as state.variables has it",
+            );
         }
         if entries.len() > 1 {
-            ctx.problems.at(ctx.file, v, "a $var binding takes no other keys", "write the binding alone: `{$var: day}`");
+            ctx.problems.at(
+                ctx.file,
+                v,
+                "a $var binding takes no other keys",
+                "write the binding alone: `{$var: day}`",
+            );
         }
         return;
     }
     if let Some(leaf) = v.get("$leaf") {
         if !in_repeat {
-            ctx.problems.at(ctx.file, v, "$leaf only means something inside a repeat's block", "use `{$var: id}` here, or move this block into `repeat: {prefix, block}`");
+            ctx.problems.at(
+                ctx.file,
+                v,
+                "$leaf only means something inside a repeat's block",
+                "use `{$var: id}` here, or move this block into `repeat: {prefix, block}`",
+            );
         }
         if !leaf.as_str().map(|s| LEAVES.contains(&s)).unwrap_or(false) {
-            ctx.problems.at(ctx.file, leaf, "$leaf must be id, label or value", "write `{$leaf: label}` (or id, value)");
+            ctx.problems.at(
+                ctx.file,
+                leaf,
+                "$leaf must be id, label or value",
+                "write `{$leaf: label}` (or id, value)",
+            );
         }
         return;
     }
@@ -211,7 +255,12 @@ fn bindings(ctx: &mut Ctx, v: &Node, in_repeat: bool) {
 fn enum_field(ctx: &mut Ctx, node: &Node, field: &str, allowed: &[&str]) {
     if let Some(v) = node.get(field) {
         if !v.as_str().map(|s| allowed.contains(&s)).unwrap_or(false) {
-            ctx.problems.at(ctx.file, v, format!("{field} must be one of {}", allowed.join(", ")), format!("write `{field}: {}`", allowed[0]));
+            ctx.problems.at(
+                ctx.file,
+                v,
+                format!("{field} must be one of {}", allowed.join(", ")),
+                format!("write `{field}: {}`", allowed[0]),
+            );
         }
     }
 }
@@ -219,13 +268,23 @@ fn enum_field(ctx: &mut Ctx, node: &Node, field: &str, allowed: &[&str]) {
 fn options(ctx: &mut Ctx, node: Option<&Node>) {
     let Some(node) = node else { return };
     let Some(items) = node.as_seq() else {
-        ctx.problems.at(ctx.file, node, "options must be a list", "write `options: [{id: a, label: Go, input: \"go north\"}]`");
+        ctx.problems.at(
+            ctx.file,
+            node,
+            "options must be a list",
+            "write `options: [{id: a, label: Go, input: \"go north\"}]`",
+        );
         return;
     };
     for opt in items {
         for field in ["id", "label", "input"] {
             if opt.get(field).is_none() {
-                ctx.problems.at(ctx.file, opt, format!("a choice option needs `{field}`"), "each option has id, label and input (the text it sends)");
+                ctx.problems.at(
+                    ctx.file,
+                    opt,
+                    format!("a choice option needs `{field}`"),
+                    "each option has id, label and input (the text it sends)",
+                );
             }
         }
     }
@@ -234,13 +293,19 @@ fn options(ctx: &mut Ctx, node: Option<&Node>) {
 /// A pack-relative picture → (hash, mime, size).
 fn src(ctx: &mut Ctx, v: &Node) -> Option<(String, String, u64)> {
     let Some(rel) = v.as_str() else {
-        ctx.problems.at(ctx.file, v, "src must be a path inside the pack", "write `src: images/map.png`");
+        ctx.problems.at(
+            ctx.file,
+            v,
+            "src must be a path inside the pack",
+            "write `src: images/map.png`",
+        );
         return None;
     };
     match ctx.store.add(rel) {
         Ok((hash, asset)) => Some((hash, asset.mime, asset.size)),
         Err(e) => {
-            ctx.problems.at(ctx.file, v, e, "point src at a file inside the pack folder");
+            ctx.problems
+                .at(ctx.file, v, e, "point src at a file inside the pack folder");
             None
         }
     }

@@ -49,16 +49,24 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
     let doc = match yaml::parse(text) {
         Ok(d) => d,
         Err(_) => match serde_json::from_str::<Value>(text) {
-            Ok(_) => Node { line: 1, column: 1, kind: Kind::Null },
+            Ok(_) => Node {
+                line: 1,
+                column: 1,
+                kind: Kind::Null,
+            },
             Err(e) => {
                 problems.push(Problem {
                     file: rel.into(),
                     line: e.line() as u32,
                     column: e.column() as u32,
                     message: format!("the card is not valid JSON: {e}"),
-                    hint: "fix the JSON syntax (a missing comma or quote is the usual cause)".into(),
+                    hint: "fix the JSON syntax (a missing comma or quote is the usual cause)"
+                        .into(),
                 });
-                return Card { path: rel.into(), kind: "character" };
+                return Card {
+                    path: rel.into(),
+                    kind: "character",
+                };
             }
         },
     };
@@ -67,7 +75,12 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
     if list.is_some() {
         match doc.get("format").and_then(Node::as_str) {
             Some(CARD_FORMAT) => {}
-            _ => problems.at(rel, doc.get("format").unwrap_or(&doc), format!("a card with variables must say \"format\": \"{CARD_FORMAT}\""), format!("add \"format\": \"{CARD_FORMAT}\"")),
+            _ => problems.at(
+                rel,
+                doc.get("format").unwrap_or(&doc),
+                format!("a card with variables must say \"format\": \"{CARD_FORMAT}\""),
+                format!("add \"format\": \"{CARD_FORMAT}\""),
+            ),
         }
     }
     if let Some(list) = list {
@@ -76,14 +89,24 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
                 for item in items {
                     if let Some(v) = variable(rel, item, problems) {
                         if vars.iter().any(|d| d.id == v.id) {
-                            problems.at(rel, item, format!("variable \"{}\" is defined twice", v.id), "give every variable its own id");
+                            problems.at(
+                                rel,
+                                item,
+                                format!("variable \"{}\" is defined twice", v.id),
+                                "give every variable its own id",
+                            );
                         } else {
                             vars.push(v);
                         }
                     }
                 }
             }
-            None => problems.at(rel, list, "variables must be a list", "write \"variables\": [{\"id\": \"day\", \"kind\": \"number\", …}]"),
+            None => problems.at(
+                rel,
+                list,
+                "variables must be a list",
+                "write \"variables\": [{\"id\": \"day\", \"kind\": \"number\", …}]",
+            ),
         }
     }
     let kind = match declared {
@@ -92,25 +115,42 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
         _ if list.is_some() => "world",
         _ => "character",
     };
-    Card { path: rel.into(), kind }
+    Card {
+        path: rel.into(),
+        kind,
+    }
 }
 
 fn variable(rel: &str, item: &Node, problems: &mut Problems) -> Option<VarDef> {
-    let Some(id) = item.get("id").and_then(Node::as_str).filter(|s| !s.is_empty()) else {
+    let Some(id) = item
+        .get("id")
+        .and_then(Node::as_str)
+        .filter(|s| !s.is_empty())
+    else {
         problems.at(rel, item, "a variable needs an id", "add \"id\": \"day\"");
         return None;
     };
     let kind_node = item.get("kind");
     let kind = kind_node.and_then(Node::as_str).unwrap_or("");
     if !VAR_KINDS.contains(&kind) {
-        problems.at(rel, kind_node.unwrap_or(item), format!("variable \"{id}\": kind must be number, bool, text or enum"), "write \"kind\": \"number\"");
+        problems.at(
+            rel,
+            kind_node.unwrap_or(item),
+            format!("variable \"{id}\": kind must be number, bool, text or enum"),
+            "write \"kind\": \"number\"",
+        );
         return None;
     }
     let keeper_only = match item.get("visibility").map(|v| (v, v.as_str())) {
         None | Some((_, Some("player"))) => false,
         Some((_, Some("keeper"))) => true,
         Some((v, _)) => {
-            problems.at(rel, v, format!("variable \"{id}\": visibility must be player or keeper"), "write \"visibility\": \"keeper\" to keep it from players");
+            problems.at(
+                rel,
+                v,
+                format!("variable \"{id}\": visibility must be player or keeper"),
+                "write \"visibility\": \"keeper\" to keep it from players",
+            );
             true
         }
     };
@@ -123,24 +163,45 @@ fn variable(rel: &str, item: &Node, problems: &mut Problems) -> Option<VarDef> {
         let n = item.get(key)?;
         let v = n.to_json().as_f64();
         if v.is_none() || kind != "number" {
-            problems.at(rel, n, format!("variable \"{id}\": {key} is only for numbers"), format!("remove \"{key}\" or make it a number on a number variable"));
+            problems.at(
+                rel,
+                n,
+                format!("variable \"{id}\": {key} is only for numbers"),
+                format!("remove \"{key}\" or make it a number on a number variable"),
+            );
         }
         v.map(|f| f as i64)
     };
     let min = bound("minimum");
     let max = bound("maximum");
-    let default = item.get("default").map(Node::to_json).unwrap_or(match kind {
-        "number" => json!(0),
-        "bool" => json!(false),
-        _ => json!(""),
-    });
+    let default = item
+        .get("default")
+        .map(Node::to_json)
+        .unwrap_or(match kind {
+            "number" => json!(0),
+            "bool" => json!(false),
+            _ => json!(""),
+        });
     let fits = match kind {
         "number" => default.is_number(),
         "bool" => default.is_boolean(),
         _ => default.is_string(),
     };
     if !fits {
-        problems.at(rel, item.get("default").unwrap_or(item), format!("variable \"{id}\": the default is not a {kind}"), format!("give a {kind} default"));
+        problems.at(
+            rel,
+            item.get("default").unwrap_or(item),
+            format!("variable \"{id}\": the default is not a {kind}"),
+            format!("give a {kind} default"),
+        );
     }
-    Some(VarDef { id: id.into(), kind: kind.into(), keeper_only, labels, default, min, max })
+    Some(VarDef {
+        id: id.into(),
+        kind: kind.into(),
+        keeper_only,
+        labels,
+        default,
+        min,
+        max,
+    })
 }

@@ -111,14 +111,30 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     };
     let id = match meta.get("id") {
         Some(n) => match n.as_str() {
-            Some(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) => s.to_string(),
+            Some(s)
+                if !s.is_empty()
+                    && s.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) =>
+            {
+                s.to_string()
+            }
             _ => {
-                problems.at("pack.yaml", n, "the pack id is letters, digits, -, _ and .", "write e.g. `id: haunted-manor`");
+                problems.at(
+                    "pack.yaml",
+                    n,
+                    "the pack id is letters, digits, -, _ and .",
+                    "write e.g. `id: haunted-manor`",
+                );
                 String::new()
             }
         },
         None => {
-            problems.at("pack.yaml", &meta, "pack.yaml has no id", "add `id: my-pack` (letters, digits, -, _ and .)");
+            problems.at(
+                "pack.yaml",
+                &meta,
+                "pack.yaml has no id",
+                "add `id: my-pack` (letters, digits, -, _ and .)",
+            );
             String::new()
         }
     };
@@ -126,7 +142,10 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     let mut store = assets::Store::new(dir);
     let panels_rel = match contents.and_then(|c| c.get("panels")) {
         Some(p) => p.as_str().map(str::to_string),
-        None => dir.join("ui/panels.yaml").exists().then(|| "ui/panels.yaml".to_string()),
+        None => dir
+            .join("ui/panels.yaml")
+            .exists()
+            .then(|| "ui/panels.yaml".to_string()),
     };
     let mut panels = Vec::new();
     if let Some(rel) = panels_rel {
@@ -139,13 +158,24 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     for rel in card_paths(dir, contents.and_then(|c| c.get("cards")), &mut problems) {
         match std::fs::read_to_string(dir.join(&rel)) {
             Ok(text) => cards.push(cards::card(&rel, &text, &mut problems, &mut variables)),
-            Err(e) => problems.push(Problem::file(&rel, format!("cannot read the card: {e}"), "fix the path under `contents.cards`")),
+            Err(e) => problems.push(Problem::file(
+                &rel,
+                format!("cannot read the card: {e}"),
+                "fix the path under `contents.cards`",
+            )),
         }
     }
     if !problems.0.is_empty() {
         return Err(problems.0);
     }
-    Ok(Pack { id, dir: dir.to_path_buf(), panels, assets: store.by_hash, cards, variables })
+    Ok(Pack {
+        id,
+        dir: dir.to_path_buf(),
+        panels,
+        assets: store.by_hash,
+        cards,
+        variables,
+    })
 }
 
 /// `contents.cards`: a list of files or folders (default: the `cards/` folder).
@@ -160,15 +190,30 @@ fn card_paths(dir: &Path, declared: Option<&yaml::Node>, problems: &mut Problems
                     match item.as_str() {
                         Some(s) if !s.contains("..") && !s.starts_with('/') => {
                             if !dir.join(s).exists() {
-                                problems.at("pack.yaml", item, format!("card \"{s}\" does not exist"), "fix the path or add the file");
+                                problems.at(
+                                    "pack.yaml",
+                                    item,
+                                    format!("card \"{s}\" does not exist"),
+                                    "fix the path or add the file",
+                                );
                             }
                             roots.push(s.into());
                         }
-                        _ => problems.at("pack.yaml", item, "a card path must be inside the pack", "write e.g. `- cards/world.lorecard.json`"),
+                        _ => problems.at(
+                            "pack.yaml",
+                            item,
+                            "a card path must be inside the pack",
+                            "write e.g. `- cards/world.lorecard.json`",
+                        ),
                     }
                 }
             }
-            _ => problems.at("pack.yaml", n, "contents.cards must be a list of paths", "write `cards: [cards/world.lorecard.json]`"),
+            _ => problems.at(
+                "pack.yaml",
+                n,
+                "contents.cards must be a list of paths",
+                "write `cards: [cards/world.lorecard.json]`",
+            ),
         },
     }
     let mut out = Vec::new();

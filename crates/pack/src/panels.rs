@@ -18,22 +18,41 @@ pub const MAX_TIER2_BYTES: u64 = 2 * 1024 * 1024;
 
 pub const SLOTS: &[&str] = &["sidebar", "tray", "modal"];
 
-pub fn panels(pack_id: &str, file: &str, doc: &Node, store: &mut Store, problems: &mut Problems) -> Vec<Panel> {
+pub fn panels(
+    pack_id: &str,
+    file: &str,
+    doc: &Node,
+    store: &mut Store,
+    problems: &mut Problems,
+) -> Vec<Panel> {
     let Some(list) = doc.get("panels") else {
         if !doc.is_null() {
-            problems.at(file, doc, "no `panels:` list", "start the file with `panels:` and one item per panel");
+            problems.at(
+                file,
+                doc,
+                "no `panels:` list",
+                "start the file with `panels:` and one item per panel",
+            );
         }
         return vec![];
     };
     let Some(items) = list.as_seq() else {
-        problems.at(file, list, format!("panels must be a list, found {}", list.kind_name()), "write one `- id: …` item per panel");
+        problems.at(
+            file,
+            list,
+            format!("panels must be a list, found {}", list.kind_name()),
+            "write one `- id: …` item per panel",
+        );
         return vec![];
     };
     if items.len() > MAX_PANELS {
         problems.at(
             file,
             &items[MAX_PANELS],
-            format!("{} panels: a pack may ship at most {MAX_PANELS}", items.len()),
+            format!(
+                "{} panels: a pack may ship at most {MAX_PANELS}",
+                items.len()
+            ),
             "merge panels or split the pack",
         );
     }
@@ -42,7 +61,12 @@ pub fn panels(pack_id: &str, file: &str, doc: &Node, store: &mut Store, problems
     for item in items {
         if let Some(panel) = panel(pack_id, file, item, store, problems, &mut tier2_bytes) {
             if out.iter().any(|p| p.id == panel.id) {
-                problems.at(file, item.get("id").unwrap_or(item), format!("panel id \"{}\" is used twice", panel.id), "give every panel its own id");
+                problems.at(
+                    file,
+                    item.get("id").unwrap_or(item),
+                    format!("panel id \"{}\" is used twice", panel.id),
+                    "give every panel its own id",
+                );
             }
             out.push(panel);
         }
@@ -51,7 +75,11 @@ pub fn panels(pack_id: &str, file: &str, doc: &Node, store: &mut Store, problems
         problems.at(
             file,
             list,
-            format!("tier-2 code is {} KiB: a pack may ship at most {} KiB", tier2_bytes / 1024, MAX_TIER2_BYTES / 1024),
+            format!(
+                "tier-2 code is {} KiB: a pack may ship at most {} KiB",
+                tier2_bytes / 1024,
+                MAX_TIER2_BYTES / 1024
+            ),
             "shrink the tier-2 pages (minify, move pictures to image blocks) or drop a page",
         );
     }
@@ -61,22 +89,48 @@ pub fn panels(pack_id: &str, file: &str, doc: &Node, store: &mut Store, problems
 fn id_ok(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
-        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &mut Problems, tier2_bytes: &mut u64) -> Option<Panel> {
+fn panel(
+    pack_id: &str,
+    file: &str,
+    item: &Node,
+    store: &mut Store,
+    problems: &mut Problems,
+    tier2_bytes: &mut u64,
+) -> Option<Panel> {
     if item.as_map().is_none() {
-        problems.at(file, item, format!("a panel must be a mapping, found {}", item.kind_name()), "write `- id: notes` with title, slot, tier and blocks below it");
+        problems.at(
+            file,
+            item,
+            format!("a panel must be a mapping, found {}", item.kind_name()),
+            "write `- id: notes` with title, slot, tier and blocks below it",
+        );
         return None;
     }
     let pid = match item.get("id") {
-        Some(n) if n.as_str().map(id_ok).unwrap_or(false) => n.as_str().unwrap_or_default().to_string(),
+        Some(n) if n.as_str().map(id_ok).unwrap_or(false) => {
+            n.as_str().unwrap_or_default().to_string()
+        }
         Some(n) => {
-            problems.at(file, n, "a panel id is letters, digits, - and _", "write e.g. `id: clue-board`");
+            problems.at(
+                file,
+                n,
+                "a panel id is letters, digits, - and _",
+                "write e.g. `id: clue-board`",
+            );
             return None;
         }
         None => {
-            problems.at(file, item, "panel without id", "add `id:` (letters, digits, - and _)");
+            problems.at(
+                file,
+                item,
+                "panel without id",
+                "add `id:` (letters, digits, - and _)",
+            );
             return None;
         }
     };
@@ -87,9 +141,16 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         None => json!({"en": pid}),
         Some(t) => match t.to_json() {
             Value::String(s) => json!({"en": s}),
-            Value::Object(m) if m.values().all(Value::is_string) && !m.is_empty() => Value::Object(m),
+            Value::Object(m) if m.values().all(Value::is_string) && !m.is_empty() => {
+                Value::Object(m)
+            }
             _ => {
-                problems.at(file, t, "title must be text or a locale map", "write `title: {en: \"Clues\", zh: \"线索\"}`");
+                problems.at(
+                    file,
+                    t,
+                    "title must be text or a locale map",
+                    "write `title: {en: \"Clues\", zh: \"线索\"}`",
+                );
                 json!({"en": pid})
             }
         },
@@ -100,7 +161,12 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         Some(s) => match s.as_str() {
             Some(v) if SLOTS.contains(&v) => v.to_string(),
             _ => {
-                problems.at(file, s, "slot must be sidebar, tray or modal", "write `slot: sidebar`");
+                problems.at(
+                    file,
+                    s,
+                    "slot must be sidebar, tray or modal",
+                    "write `slot: sidebar`",
+                );
                 "sidebar".into()
             }
         },
@@ -111,7 +177,12 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         Some(t) => match t.to_json().as_i64() {
             Some(n @ (1 | 2)) => n,
             _ => {
-                problems.at(file, t, "tier must be 1 (template blocks) or 2 (a page of its own)", "write `tier: 1` or `tier: 2`");
+                problems.at(
+                    file,
+                    t,
+                    "tier must be 1 (template blocks) or 2 (a page of its own)",
+                    "write `tier: 1` or `tier: 2`",
+                );
                 1
             }
         },
@@ -122,29 +193,61 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         Some((_, Some("keeper"))) => Audience::Keeper,
         Some((_, Some("player" | "players"))) => Audience::Players,
         Some((a, _)) => {
-            problems.at(file, a, "audience must be all, keeper or players", "write `audience: keeper` to hide the panel from players");
+            problems.at(
+                file,
+                a,
+                "audience must be all, keeper or players",
+                "write `audience: keeper` to hide the panel from players",
+            );
             Audience::All
         }
     };
-    let mut ctx = Ctx { file, store, problems };
+    let mut ctx = Ctx {
+        file,
+        store,
+        problems,
+    };
     if tier == 2 {
         if let Some(b) = item.get("blocks") {
-            ctx.problems.at(file, b, "a tier-2 panel draws its own page: blocks are ignored", "move these blocks to `fallback:` (shown where pages cannot run) or set `tier: 1`");
+            ctx.problems.at(
+                file,
+                b,
+                "a tier-2 panel draws its own page: blocks are ignored",
+                "move these blocks to `fallback:` (shown where pages cannot run) or set `tier: 1`",
+            );
         }
         let entry = item.get("entry");
         let Some(rel) = entry.and_then(Node::as_str) else {
-            ctx.problems.at(file, entry.unwrap_or(item), "a tier-2 panel needs `entry:` (its HTML page)", "add `entry: panels/<id>/index.html`");
+            ctx.problems.at(
+                file,
+                entry.unwrap_or(item),
+                "a tier-2 panel needs `entry:` (its HTML page)",
+                "add `entry: panels/<id>/index.html`",
+            );
             return None;
         };
         let (hash, asset) = match ctx.store.add(rel) {
             Ok(v) => v,
             Err(e) => {
-                ctx.problems.at(file, entry.unwrap_or(item), format!("entry {e}"), "point entry at the panel's HTML file inside the pack");
+                ctx.problems.at(
+                    file,
+                    entry.unwrap_or(item),
+                    format!("entry {e}"),
+                    "point entry at the panel's HTML file inside the pack",
+                );
                 return None;
             }
         };
         wire.insert("entry".into(), json!({"hash": hash, "size": asset.size}));
-        wire.insert("assets".into(), Value::Array(page_assets(&mut ctx, entry.unwrap_or(item), rel, tier2_bytes)));
+        wire.insert(
+            "assets".into(),
+            Value::Array(page_assets(
+                &mut ctx,
+                entry.unwrap_or(item),
+                rel,
+                tier2_bytes,
+            )),
+        );
         let fallback = match item.get("fallback") {
             None => Value::Null,
             Some(b) if b.is_null() => Value::Null,
@@ -153,7 +256,12 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         wire.insert("fallback".into(), fallback);
     } else {
         if let Some(e) = item.get("entry") {
-            ctx.problems.at(file, e, "a tier-1 panel runs no code: entry is ignored", "set `tier: 2` for a page, or remove `entry:`");
+            ctx.problems.at(
+                file,
+                e,
+                "a tier-1 panel runs no code: entry is ignored",
+                "set `tier: 2` for a page, or remove `entry:`",
+            );
         }
         let b = match item.get("blocks") {
             Some(b) => blocks::blocks(&mut ctx, b),
@@ -161,19 +269,28 @@ fn panel(pack_id: &str, file: &str, item: &Node, store: &mut Store, problems: &m
         };
         wire.insert("blocks".into(), b);
     }
-    Some(Panel { id, audience, wire: Value::Object(wire) })
+    Some(Panel {
+        id,
+        audience,
+        wire: Value::Object(wire),
+    })
 }
 
 /// Every file beside the entry, addressed relative to the entry's directory (each page is a
 /// self-contained static root).
 fn page_assets(ctx: &mut Ctx, at: &Node, entry: &str, tier2_bytes: &mut u64) -> Vec<Value> {
-    let entry_dir = Path::new(entry).parent().map(Path::to_path_buf).unwrap_or_default();
+    let entry_dir = Path::new(entry)
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let root = ctx.store.root.clone();
     let mut files = Vec::new();
     files_under(&root.join(&entry_dir), &mut files);
     let mut out = Vec::new();
     for f in files {
-        let Ok(rel_to_pack) = f.strip_prefix(&root) else { continue };
+        let Ok(rel_to_pack) = f.strip_prefix(&root) else {
+            continue;
+        };
         let rel = rel_to_pack.to_string_lossy().replace('\\', "/");
         match ctx.store.add(&rel) {
             Ok((hash, asset)) => {
@@ -181,7 +298,12 @@ fn page_assets(ctx: &mut Ctx, at: &Node, entry: &str, tier2_bytes: &mut u64) -> 
                 let wire_path = f.strip_prefix(root.join(&entry_dir)).unwrap_or(&f);
                 out.push(json!({"path": wire_path.to_string_lossy().replace('\\', "/"), "hash": hash, "size": asset.size, "mime": asset.mime}));
             }
-            Err(e) => ctx.problems.at(ctx.file, at, format!("page file {e}"), "keep every file of the page inside the pack folder"),
+            Err(e) => ctx.problems.at(
+                ctx.file,
+                at,
+                format!("page file {e}"),
+                "keep every file of the page inside the pack folder",
+            ),
         }
     }
     out

@@ -17,7 +17,12 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn at(file: &str, node: &Node, message: impl Into<String>, hint: impl Into<String>) -> Self {
+    pub fn at(
+        file: &str,
+        node: &Node,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) -> Self {
         Problem {
             file: file.to_string(),
             line: node.line,
@@ -41,7 +46,11 @@ impl Problem {
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.line > 0 {
-            write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
         } else {
             write!(f, "{}: {}", self.file, self.message)
         }
@@ -57,7 +66,13 @@ impl Problems {
         self.0.push(p);
     }
 
-    pub fn at(&mut self, file: &str, node: &Node, message: impl Into<String>, hint: impl Into<String>) {
+    pub fn at(
+        &mut self,
+        file: &str,
+        node: &Node,
+        message: impl Into<String>,
+        hint: impl Into<String>,
+    ) {
         self.0.push(Problem::at(file, node, message, hint));
     }
 }

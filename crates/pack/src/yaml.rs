@@ -79,7 +79,9 @@ impl Node {
             Kind::Null => Value::Null,
             Kind::Bool(b) => Value::Bool(*b),
             Kind::Int(i) => Value::from(*i),
-            Kind::Float(f) => Number::from_f64(*f).map(Value::Number).unwrap_or(Value::Null),
+            Kind::Float(f) => Number::from_f64(*f)
+                .map(Value::Number)
+                .unwrap_or(Value::Null),
             Kind::Str(s) => Value::String(s.clone()),
             Kind::Seq(items) => Value::Array(items.iter().map(Node::to_json).collect()),
             Kind::Map(entries) => {
@@ -179,7 +181,9 @@ impl<'de> Visitor<'de> for KindVisitor {
         Ok(Kind::Int(v))
     }
     fn visit_u64<E>(self, v: u64) -> Result<Kind, E> {
-        Ok(i64::try_from(v).map(Kind::Int).unwrap_or(Kind::Float(v as f64)))
+        Ok(i64::try_from(v)
+            .map(Kind::Int)
+            .unwrap_or(Kind::Float(v as f64)))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Kind, E> {
         Ok(Kind::Float(v))
@@ -222,7 +226,8 @@ mod tests {
 
     #[test]
     fn positions_of_nested_values() {
-        let doc = parse("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X}\n").unwrap();
+        let doc =
+            parse("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X}\n").unwrap();
         let panels = doc.get("panels").unwrap().as_seq().unwrap();
         let block = &panels[0].get("blocks").unwrap().as_seq().unwrap()[0];
         let kind = block.get("kind").unwrap();
@@ -238,6 +243,9 @@ mod tests {
     fn syntax_error_has_a_position() {
         let e = parse("panels:\n  - id: a\n   bad: [\n").unwrap_err();
         assert!(e.line >= 2, "{e:?}");
-        assert!(!e.message.is_empty() && !e.message.contains("line "), "{e:?}");
+        assert!(
+            !e.message.is_empty() && !e.message.contains("line "),
+            "{e:?}"
+        );
     }
 }

@@ -32,7 +32,11 @@ fn one(panels: &str) -> (String, Problem) {
 #[test]
 fn a_good_pack_loads_with_wire_entries() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "pack.yaml", "id: t\ncontents:\n  panels: ui/panels.yaml\n  cards: [cards/world.lorecard.json]\n");
+    write(
+        dir.path(),
+        "pack.yaml",
+        "id: t\ncontents:\n  panels: ui/panels.yaml\n  cards: [cards/world.lorecard.json]\n",
+    );
     write(
         dir.path(),
         "ui/panels.yaml",
@@ -62,7 +66,10 @@ fn a_good_pack_loads_with_wire_entries() {
     assert_eq!(pack.variables.len(), 2);
     assert!(pack.variables[1].keeper_only);
     assert_eq!(pack.variables[0].label("zh"), "天");
-    assert_eq!((pack.variables[0].min, pack.variables[0].max), (Some(0), Some(9)));
+    assert_eq!(
+        (pack.variables[0].min, pack.variables[0].max),
+        (Some(0), Some(9))
+    );
 }
 
 #[test]
@@ -83,26 +90,41 @@ fn unknown_block_kind() {
 
 #[test]
 fn missing_required_field() {
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: meter, label: HP, value: 3, min: 0}\n");
+    let (text, _) = one(
+        "panels:\n  - id: a\n    blocks:\n      - {kind: meter, label: HP, value: 3, min: 0}\n",
+    );
     assert_eq!(text, "ui/panels.yaml:4:16: a meter block needs `max`");
 }
 
 #[test]
 fn visible_when_outside_the_subset() {
     let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - kind: divider\n        visible_when: \"day + 1 > 3\"\n");
-    assert!(text.starts_with("ui/panels.yaml:5:23: visible_when \"day + 1 > 3\" is outside the portable subset"), "{text}");
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"getvar('x')\"}\n");
+    assert!(
+        text.starts_with(
+            "ui/panels.yaml:5:23: visible_when \"day + 1 > 3\" is outside the portable subset"
+        ),
+        "{text}"
+    );
+    let (text, _) = one(
+        "panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"getvar('x')\"}\n",
+    );
     assert!(text.contains("outside the portable subset"), "{text}");
     assert!(problems("panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"day >= 3 && !gone\"}\n").is_empty());
 }
 
 #[test]
 fn var_and_leaf_misuse() {
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$leaf: value}}\n");
-    assert_eq!(text, "ui/panels.yaml:4:39: $leaf only means something inside a repeat's block");
+    let (text, _) = one(
+        "panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$leaf: value}}\n",
+    );
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:39: $leaf only means something inside a repeat's block"
+    );
     let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {kind: badge, label: {$leaf: name}}}\n");
     assert!(text.contains("$leaf must be id, label or value"), "{text}");
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$var: 3}}\n");
+    let (text, _) =
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$var: 3}}\n");
     assert!(text.contains("$var needs a variable id"), "{text}");
     let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {repeat: {prefix: d., block: {kind: divider}}}}\n");
     assert!(text.contains("repeat inside a repeat"), "{text}");
@@ -110,12 +132,17 @@ fn var_and_leaf_misuse() {
 
 #[test]
 fn missing_and_escaping_files() {
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: img/gone.png}\n");
+    let (text, _) =
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: img/gone.png}\n");
     assert_eq!(text, "ui/panels.yaml:4:28: \"img/gone.png\" does not exist");
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: ../secret.png}\n");
+    let (text, _) =
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: ../secret.png}\n");
     assert!(text.contains("outside the pack"), "{text}");
     let (text, _) = one("panels:\n  - id: a\n    tier: 2\n    entry: p/nope/index.html\n");
-    assert_eq!(text, "ui/panels.yaml:4:12: entry \"p/nope/index.html\" does not exist");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:12: entry \"p/nope/index.html\" does not exist"
+    );
 }
 
 #[cfg(unix)]
@@ -125,32 +152,60 @@ fn a_link_out_of_the_pack_is_refused() {
     write(outside.path(), "secret.png", "s");
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "pack.yaml", PACK);
-    write(dir.path(), "ui/panels.yaml", "panels:\n  - {id: a, blocks: [{kind: image, src: img/link.png}]}\n");
+    write(
+        dir.path(),
+        "ui/panels.yaml",
+        "panels:\n  - {id: a, blocks: [{kind: image, src: img/link.png}]}\n",
+    );
     std::fs::create_dir_all(dir.path().join("img")).unwrap();
-    std::os::unix::fs::symlink(outside.path().join("secret.png"), dir.path().join("img/link.png")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.png"),
+        dir.path().join("img/link.png"),
+    )
+    .unwrap();
     let list = load(dir.path()).unwrap_err();
-    assert!(list[0].message.contains("leads outside the pack"), "{list:#?}");
+    assert!(
+        list[0].message.contains("leads outside the pack"),
+        "{list:#?}"
+    );
 }
 
 #[test]
 fn caps() {
     let many: String = (0..17).map(|i| format!("  - {{id: p{i}}}\n")).collect();
     let (text, _) = one(&format!("panels:\n{many}"));
-    assert_eq!(text, "ui/panels.yaml:18:5: 17 panels: a pack may ship at most 16");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:18:5: 17 panels: a pack may ship at most 16"
+    );
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "pack.yaml", PACK);
-    write(dir.path(), "ui/panels.yaml", "panels:\n  - {id: big, tier: 2, entry: p/big/index.html}\n");
+    write(
+        dir.path(),
+        "ui/panels.yaml",
+        "panels:\n  - {id: big, tier: 2, entry: p/big/index.html}\n",
+    );
     write(dir.path(), "p/big/index.html", "x");
-    std::fs::write(dir.path().join("p/big/blob.js"), vec![b'x'; 2 * 1024 * 1024]).unwrap();
+    std::fs::write(
+        dir.path().join("p/big/blob.js"),
+        vec![b'x'; 2 * 1024 * 1024],
+    )
+    .unwrap();
     let list = load(dir.path()).unwrap_err();
     assert_eq!(list.len(), 1, "{list:#?}");
-    assert!(list[0].message.starts_with("tier-2 code is 2048 KiB"), "{list:#?}");
+    assert!(
+        list[0].message.starts_with("tier-2 code is 2048 KiB"),
+        "{list:#?}"
+    );
 }
 
 #[test]
 fn slot_tier_and_audience() {
     let (text, _) = one("panels:\n  - {id: a, slot: footer}\n");
-    assert_eq!(text, "ui/panels.yaml:2:19: slot must be sidebar, tray or modal");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:2:19: slot must be sidebar, tray or modal"
+    );
     let (text, _) = one("panels:\n  - {id: a, tier: 3}\n");
     assert!(text.contains("tier must be 1"), "{text}");
     let (text, _) = one("panels:\n  - {id: a, tier: 1, entry: p/page/index.html}\n");
@@ -158,7 +213,10 @@ fn slot_tier_and_audience() {
     let (text, _) = one("panels:\n  - {id: a, tier: 2, entry: p/page/index.html, blocks: []}\n");
     assert!(text.contains("tier-2 panel draws its own page"), "{text}");
     let (text, _) = one("panels:\n  - {id: a, audience: gm}\n");
-    assert!(text.contains("audience must be all, keeper or players"), "{text}");
+    assert!(
+        text.contains("audience must be all, keeper or players"),
+        "{text}"
+    );
     let (text, _) = one("panels:\n  - {id: a}\n  - {id: a}\n");
     assert!(text.contains("used twice"), "{text}");
 }
@@ -166,7 +224,11 @@ fn slot_tier_and_audience() {
 #[test]
 fn world_card_variables() {
     let dir = tempfile::tempdir().unwrap();
-    write(dir.path(), "pack.yaml", "id: t\ncontents:\n  cards: [cards/w.json]\n");
+    write(
+        dir.path(),
+        "pack.yaml",
+        "id: t\ncontents:\n  cards: [cards/w.json]\n",
+    );
     write(dir.path(), "cards/w.json", "{\"format\": \"loreweaver.card\",\n \"variables\": [\n  {\"id\": \"day\", \"kind\": \"integer\"},\n  {\"id\": \"n\", \"kind\": \"bool\", \"default\": 3}\n]}\n");
     let list = load(dir.path()).unwrap_err();
     let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
@@ -177,7 +239,11 @@ fn world_card_variables() {
             "cards/w.json:4:42: variable \"n\": the default is not a bool",
         ],
     );
-    write(dir.path(), "cards/w.json", "{\"format\": \"loreweaver.card\", \"variables\": [}\n");
+    write(
+        dir.path(),
+        "cards/w.json",
+        "{\"format\": \"loreweaver.card\", \"variables\": [}\n",
+    );
     let list = load(dir.path()).unwrap_err();
     assert_eq!(list[0].file, "cards/w.json");
     assert!(list[0].line == 1 && list[0].column > 0, "{list:#?}");
@@ -186,7 +252,12 @@ fn world_card_variables() {
 #[test]
 fn the_repository_packs_load_clean() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    for dir in ["assets/demo/pack", "crates/local-table/tests/fixtures/test-pack", "tests/fixtures/bench-pack", "tests/fixtures/hostile-pack"] {
+    for dir in [
+        "assets/demo/pack",
+        "crates/local-table/tests/fixtures/test-pack",
+        "tests/fixtures/bench-pack",
+        "tests/fixtures/hostile-pack",
+    ] {
         if let Err(list) = load(&root.join(dir)) {
             panic!("{dir}: {list:#?}");
         }

@@ -15,6 +15,7 @@ pub mod version;
 pub use frame::{ClientFrame, ServerFrame};
 pub mod condexpr;
 pub mod conformance;
+pub mod intent_gate;
 mod jsnum;
 pub mod keeper;
 pub mod session;

@@ -174,4 +174,3 @@ pub fn watch(
     bench._watcher = Some(watcher);
     Ok(())
 }
-

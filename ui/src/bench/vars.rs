@@ -28,7 +28,13 @@ fn shown(v: &Value) -> String {
 }
 
 /// Sends one edit; the answer is the room's whole list, or why it was refused.
-fn set(list: RwSignal<Vec<BenchVar>>, problem: RwSignal<Option<String>>, id: String, kind: String, value: String) {
+fn set(
+    list: RwSignal<Vec<BenchVar>>,
+    problem: RwSignal<Option<String>>,
+    id: String,
+    kind: String,
+    value: String,
+) {
     leptos::task::spawn_local(async move {
         let args = json!({"id": id, "kind": kind, "value": value});
         match crate::bridge::invoke::<_, Vec<BenchVar>>("bench_set_var", &args).await {
@@ -53,7 +59,8 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
     Effect::new(move |_| {
         reloads.get();
         leptos::task::spawn_local(async move {
-            if let Ok(l) = crate::bridge::invoke::<_, Vec<BenchVar>>("bench_vars", &json!({})).await {
+            if let Ok(l) = crate::bridge::invoke::<_, Vec<BenchVar>>("bench_vars", &json!({})).await
+            {
                 let _ = list.try_set(l);
             }
         });
@@ -63,7 +70,13 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
     let new_value = RwSignal::new(String::new());
     let add = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
-        set(list, problem, new_id.get_untracked(), new_kind.get_untracked(), new_value.get_untracked());
+        set(
+            list,
+            problem,
+            new_id.get_untracked(),
+            new_kind.get_untracked(),
+            new_value.get_untracked(),
+        );
         new_id.set(String::new());
         new_value.set(String::new());
     };
@@ -93,7 +106,11 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
 }
 
 #[component]
-fn VarRow(v: BenchVar, list: RwSignal<Vec<BenchVar>>, problem: RwSignal<Option<String>>) -> impl IntoView {
+fn VarRow(
+    v: BenchVar,
+    list: RwSignal<Vec<BenchVar>>,
+    problem: RwSignal<Option<String>>,
+) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let id = v.id.clone();
     let kind = v.kind.clone();

@@ -86,6 +86,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 <sidebar::Sidebar table=table/>
             </div>
             <crate::panels::ModalHost table=table/>
+            <div class="lw-intent-host"><crate::panels::IntentPrompt table=table/></div>
         </section>
     }
 }
