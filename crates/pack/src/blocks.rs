@@ -32,7 +32,7 @@ pub struct Ctx<'a> {
     pub problems: &'a mut Problems,
 }
 
-/// A list of template blocks → wire form. `None` only when the node is not a list.
+/// A list of template blocks → wire form (an empty list, with a problem, when it is not one).
 pub fn blocks(ctx: &mut Ctx, node: &Node) -> Value {
     let Some(items) = node.as_seq() else {
         ctx.problems.at(

@@ -2,7 +2,7 @@
 //! exact line and column of a bad value (serde-saphyr's `Spanned`), and then converted to
 //! JSON for the manifest.
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use serde_saphyr::Spanned;
 
@@ -216,9 +216,6 @@ impl<'de> Visitor<'de> for KindVisitor {
         Ok(Kind::Map(out))
     }
 }
-
-#[allow(dead_code)]
-fn _assert_error_is_de<E: de::Error>() {}
 
 #[cfg(test)]
 mod tests {
