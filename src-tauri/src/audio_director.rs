@@ -25,9 +25,9 @@ impl AudioDirector {
                     return;
                 };
                 match self.fetch(hash).await {
-                    Some(path) => AudioCommand::Play {
+                    Some(file) => AudioCommand::Play {
                         layer,
-                        path,
+                        file,
                         // Music and ambience loop unless told otherwise; effects play once.
                         looped: c.r#loop.unwrap_or(c.layer.as_str() != "sfx"),
                         volume,
@@ -50,10 +50,10 @@ impl AudioDirector {
             let layer = l.layer.as_str().to_string();
             match (l.playing, l.hash.as_deref()) {
                 (true, Some(hash)) => {
-                    if let Some(path) = self.fetch(hash).await {
+                    if let Some(file) = self.fetch(hash).await {
                         self.mixer.send(AudioCommand::Play {
                             layer,
-                            path,
+                            file,
                             looped: l.r#loop.unwrap_or(true),
                             volume: l.volume.unwrap_or(1.0) as f32,
                         });
@@ -64,14 +64,18 @@ impl AudioDirector {
         }
     }
 
-    async fn fetch(&self, hash: &str) -> Option<std::path::PathBuf> {
-        let channel = self.session.media()?;
-        match self.cache.get(&channel, hash, None).await {
-            Ok(media) => Some(media.path),
-            Err(e) => {
+    /// The sound, fetched and verified if need be, opened from the trusted file.
+    async fn fetch(&self, hash: &str) -> Option<std::fs::File> {
+        if self.cache.cached(hash, None).await.is_none() {
+            let channel = self.session.media()?;
+            if let Err(e) = self.cache.get(&channel, hash, None).await {
                 tracing::warn!("a sound could not be fetched: {e}");
-                None
+                return None;
             }
         }
+        self.cache
+            .open_verified(hash, None)
+            .await
+            .map(|(file, _)| file)
     }
 }

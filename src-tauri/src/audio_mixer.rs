@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 use std::io::BufReader;
 use std::num::NonZero;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -15,12 +14,12 @@ use std::time::Duration;
 use rodio::mixer::Mixer;
 use rodio::{Decoder, Player};
 
-/// A layer's command, already resolved to a verified file.
-#[derive(Debug, Clone)]
+/// A layer's command, already resolved to a verified file (opened by the cache, never by name).
+#[derive(Debug)]
 pub enum AudioCommand {
     Play {
         layer: String,
-        path: PathBuf,
+        file: std::fs::File,
         looped: bool,
         volume: f32,
     },
@@ -136,13 +135,10 @@ fn apply(mixer: &Mixer, layers: &mut HashMap<String, Player>, command: AudioComm
     match command {
         AudioCommand::Play {
             layer,
-            path,
+            file,
             looped,
             volume,
         } => {
-            let Ok(file) = std::fs::File::open(&path) else {
-                return;
-            };
             let reader = BufReader::new(file);
             // Effects overlap; music and ambience replace what their layer was playing.
             let player = if layer == "sfx" {
@@ -244,7 +240,7 @@ mod tests {
         );
         audio.send(AudioCommand::Play {
             layer: "bgm".into(),
-            path: path.clone(),
+            file: std::fs::File::open(&path).expect("the wav"),
             looped: true,
             volume: 0.8,
         });

@@ -5,7 +5,8 @@ use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::saved_tables::SavedTable;
+use crate::clean;
+use crate::saved_tables::{KeyStorage, SavedTable};
 use crate::table_session::{Joined, PumpBatch, Tables};
 
 /// What the connect screen shows about this build.
@@ -30,9 +31,22 @@ pub async fn join_table(
     ticket: String,
     key: String,
     name: Option<String>,
+    remember: Option<bool>,
     on_event: Channel<PumpBatch>,
 ) -> Result<Joined, String> {
-    tables.join(&ticket, key, name, on_event).await
+    tables
+        .join(&ticket, key, name, remember.unwrap_or(true), on_event)
+        .await
+        .map_err(|e| clean::text(&e))
+}
+
+/// Where a remembered key would go: the OS keyring, or (when none answers) this private file.
+#[tauri::command]
+pub async fn key_storage(tables: State<'_, Tables>) -> Result<KeyStorage, String> {
+    let saved = tables.saved.clone();
+    tauri::async_runtime::spawn_blocking(move || saved.storage())
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Starts the demo table in-process (Local only) and joins it as keeper.
@@ -41,7 +55,10 @@ pub async fn play_demo(
     tables: State<'_, Tables>,
     on_event: Channel<PumpBatch>,
 ) -> Result<Joined, String> {
-    tables.play_demo(on_event).await
+    tables
+        .play_demo(on_event)
+        .await
+        .map_err(|e| clean::text(&e))
 }
 
 /// Sends one client frame (validated by the transport before it reaches the wire).
@@ -61,32 +78,16 @@ pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result
 
 /// Leaves the table (and stops the demo table if it was running).
 #[tauri::command]
-pub async fn leave_table(
-    tables: State<'_, Tables>,
-    mounts: State<'_, crate::panel_scheme::Mounts>,
-) -> Result<(), String> {
+pub async fn leave_table(tables: State<'_, Tables>) -> Result<(), String> {
     tables.leave().await;
-    mounts.clear();
     Ok(())
-}
-
-/// Mounts a tier-2 panel of this viewer's latest manifest: its files fetched and verified into
-/// the cache, served under a fresh random token. Returns the page URL and the bridge nonce.
-#[tauri::command]
-pub async fn mount_panel(
-    tables: State<'_, Tables>,
-    mounts: State<'_, crate::panel_scheme::Mounts>,
-    panel: String,
-    theme: Option<serde_json::Value>,
-) -> Result<crate::panel_scheme::Mounted, String> {
-    let theme = theme.unwrap_or(serde_json::Value::Null);
-    crate::panel_scheme::mount(&tables, &mounts, &panel, &theme).await
 }
 
 /// Tables joined before, most recent first (no keys: those stay in the keyring).
 #[tauri::command]
 pub fn list_saved_tables(tables: State<'_, Tables>) -> Vec<SavedTable> {
-    tables.saved.list()
+    // The list is a file anyone could have edited: its words pass the frames' sanitiser.
+    tables.saved.list().into_iter().map(clean::saved).collect()
 }
 
 /// Rejoins a saved table with its stored key.
@@ -96,7 +97,10 @@ pub async fn join_saved_table(
     id: String,
     on_event: Channel<PumpBatch>,
 ) -> Result<Joined, String> {
-    tables.join_saved(&id, on_event).await
+    tables
+        .join_saved(&id, on_event)
+        .await
+        .map_err(|e| clean::text(&e))
 }
 
 /// Forgets a saved table and its key.

@@ -3,14 +3,16 @@
 mod audio_director;
 mod audio_mixer;
 mod bench;
+mod clean;
 mod commands;
 mod keeper;
 mod logging;
 mod media_scheme;
-mod panel_scheme;
+mod panels;
 mod saved_tables;
 mod table_session;
 mod upload;
+mod window;
 
 use table_session::Tables;
 
@@ -22,19 +24,32 @@ pub fn run() {
         .plugin(tauri_plugin_dialog::init())
         .manage(bench::StartupPack::from_args())
         .manage(Tables::new())
-        .manage(panel_scheme::Mounts::default())
+        .setup(|app| {
+            logging::never_print(app.handle().invoke_key());
+            window::build_main(app)?;
+            Ok(())
+        })
+        // A reload of the window ends every page it showed: their tokens stop answering.
+        .on_page_load(|webview, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Started {
+                use tauri::Manager;
+                webview.state::<Tables>().mounts.clear();
+            }
+        })
         .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
-        .register_asynchronous_uri_scheme_protocol(panel_scheme::SCHEME, panel_scheme::serve)
+        .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
         .invoke_handler(tauri::generate_handler![
             commands::studio_info,
             commands::join_table,
             commands::play_demo,
             commands::send_frame,
             commands::leave_table,
+            commands::key_storage,
             commands::list_saved_tables,
             commands::join_saved_table,
             commands::forget_saved_table,
-            commands::mount_panel,
+            panels::mount_panel,
+            panels::unmount_panel,
             commands::upload_media,
             keeper::copy_text,
             keeper::copy_invite,

@@ -51,33 +51,35 @@ async fn answer(
     let cache = tables
         .cache()
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?;
-    let cached = match cache.cached(hash, size).await {
-        Some(hit) => hit,
-        None => {
-            let session = tables
-                .session()
-                .await
-                .ok_or((StatusCode::SERVICE_UNAVAILABLE, "not at a table".into()))?;
-            let channel = session
-                .media()
-                .ok_or((StatusCode::SERVICE_UNAVAILABLE, "offline".into()))?;
-            cache
-                .get(&channel, hash, size)
-                .await
-                .map_err(|e| (StatusCode::NOT_FOUND, e.to_string()))?
-        }
-    };
-    if cached.size > protocol::media::IMAGE_MAX_BYTES {
-        return Err((
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "larger than any image may be".into(),
-        ));
+    // Fetched (and verified) first when missing; what is served is read back from the
+    // verified file, never more than any image may be.
+    let mut fetched_mime = None;
+    if cache.cached(hash, size).await.is_none() {
+        let session = tables
+            .session()
+            .await
+            .ok_or((StatusCode::SERVICE_UNAVAILABLE, "not at a table".into()))?;
+        let channel = session
+            .media()
+            .ok_or((StatusCode::SERVICE_UNAVAILABLE, "offline".into()))?;
+        fetched_mime = cache
+            .get(&channel, hash, size)
+            .await
+            .map_err(|e| (StatusCode::NOT_FOUND, e.to_string()))?
+            .mime;
     }
-    let bytes = tokio::fs::read(&cached.path)
+    let bytes = cache
+        .read(hash, size, protocol::media::IMAGE_MAX_BYTES)
         .await
-        .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| match e {
+            transport::MediaError::TooLarge { .. } => (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "larger than any image may be".to_string(),
+            ),
+            e => (StatusCode::NOT_FOUND, e.to_string()),
+        })?;
     let mime = claimed
-        .or_else(|| cached.mime.clone().filter(|m| is_image(m)))
+        .or_else(|| fetched_mime.filter(|m| is_image(m)))
         .or_else(|| sniff_image(&bytes).map(str::to_string))
         .ok_or((
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

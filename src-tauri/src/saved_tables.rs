@@ -19,6 +19,15 @@ pub struct SavedTable {
     pub last_used_ms: u64,
 }
 
+/// Where a remembered key would be kept, told to the person before anything is saved.
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyStorage {
+    /// The OS keyring answers.
+    pub keyring: bool,
+    /// The private (0600) file used when it does not.
+    pub file: String,
+}
+
 pub struct SavedTables {
     dir: PathBuf,
 }
@@ -34,6 +43,14 @@ impl SavedTables {
 
     fn key_file(&self) -> PathBuf {
         self.dir.join("keys.json")
+    }
+
+    /// Whether the keyring answers (it may block briefly: call off the UI thread).
+    pub fn storage(&self) -> KeyStorage {
+        KeyStorage {
+            keyring: keyring_answers(),
+            file: self.key_file().display().to_string(),
+        }
     }
 
     /// Most recently used first.
@@ -142,6 +159,13 @@ impl SavedTables {
 /// `STUDIO_KEYRING=off` keeps keys in the 0600 file (tests, and machines whose keyring prompts).
 fn keyring_enabled() -> bool {
     std::env::var("STUDIO_KEYRING").as_deref() != Ok("off")
+}
+
+/// A keyring that answers a lookup (even "no such entry") can store keys.
+fn keyring_answers() -> bool {
+    keyring_enabled()
+        && keyring::Entry::new(KEYRING_SERVICE, "studio-probe")
+            .is_ok_and(|e| matches!(e.get_password(), Ok(_) | Err(keyring::Error::NoEntry)))
 }
 
 fn table_id(ticket: &str, room: &str) -> String {

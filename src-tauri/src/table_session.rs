@@ -88,6 +88,8 @@ pub struct Tables {
     audio: std::sync::OnceLock<crate::audio_mixer::AudioMixer>,
     /// Bumped on every join: which session's pump may still update shared state.
     generation: std::sync::Arc<AtomicU64>,
+    /// Live tier-2 panel mounts: they end with their pages, their manifest and their table.
+    pub mounts: std::sync::Arc<crate::panels::Mounts>,
 }
 
 /// This viewer's panel list, as last received.
@@ -102,7 +104,14 @@ impl Tables {
             saved: std::sync::Arc::new(SavedTables::new(studio_dir())),
             generation: std::sync::Arc::new(AtomicU64::new(0)),
             audio: std::sync::OnceLock::new(),
+            mounts: Default::default(),
         }
+    }
+
+    /// A cache chosen by a test instead of the user's.
+    #[cfg(test)]
+    pub fn use_cache(&self, cache: MediaCache) {
+        let _ = self.cache.set(cache);
     }
 
     /// The mixer (headless where there is no sound device, or with `STUDIO_AUDIO=headless`).
@@ -151,6 +160,7 @@ impl Tables {
         ticket: &str,
         key: String,
         name: Option<String>,
+        remember: bool,
         on_event: Channel<PumpBatch>,
     ) -> Result<Joined, String> {
         let parsed = parse_ticket(ticket).map_err(|e| e.to_string())?;
@@ -158,12 +168,13 @@ impl Tables {
         let endpoint = bind(NetworkMode::from_env())
             .await
             .map_err(|e| e.to_string())?;
-        let remember = Remember {
+        // Only when the person chose to: the key is saved once the welcome names the room.
+        let remember = remember.then(|| Remember {
             ticket: parsed.to_string(),
             key: key.clone(),
             saved: self.saved.clone(),
-        };
-        self.connect(endpoint, parsed, key, name, on_event, Some(remember))
+        });
+        self.connect(endpoint, parsed, key, name, on_event, remember)
             .await?;
         Ok(Joined {
             demo: false,
@@ -181,7 +192,7 @@ impl Tables {
             .saved
             .get(id)
             .ok_or("that saved table has no key any more: join it again with its invite key")?;
-        self.join(&table.ticket, key, None, on_event).await
+        self.join(&table.ticket, key, None, true, on_event).await
     }
 
     pub async fn play_demo(&self, on_event: Channel<PumpBatch>) -> Result<Joined, String> {
@@ -327,6 +338,8 @@ impl Tables {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        // A join without a leave: the last table's pages are gone, so are their tokens.
+        self.mounts.clear();
         let current = Current {
             generation,
             latest: self.generation.clone(),
@@ -335,6 +348,7 @@ impl Tables {
             events,
             on_event,
             self.manifest.clone(),
+            self.mounts.clone(),
             remember,
             current,
             director,
@@ -384,13 +398,15 @@ impl Tables {
         channel: &Channel<PumpBatch>,
         view: &mut crate::upload::UploadView,
     ) -> Result<String, String> {
-        // A private temp file in the cache dir: streamed, hashed and PUT from disk.
-        let temp = cache
-            .dir()
-            .join(format!(".upload-{}-{}", std::process::id(), view.id));
-        tokio::fs::write(&temp, &payload.bytes)
+        // A private staging file (unguessable name, 0600, swept at start if we crash):
+        // streamed, hashed and PUT from disk.
+        let stage = |e: std::io::Error| format!("could not stage the file: {e}");
+        let (temp, file) = cache.staging_file().map_err(stage)?;
+        let mut file = tokio::fs::File::from_std(file);
+        tokio::io::AsyncWriteExt::write_all(&mut file, &payload.bytes)
             .await
-            .map_err(|e| format!("could not stage the file: {e}"))?;
+            .map_err(stage)?;
+        drop(file);
         let request = transport::session::UploadRequest {
             path: temp.clone(),
             name: payload.name.clone(),
@@ -451,6 +467,7 @@ impl Tables {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
+        self.mounts.clear();
         if let Some(t) = demo {
             t.shutdown().await;
         }
@@ -458,7 +475,7 @@ impl Tables {
 }
 
 /// Studio's own files: saved tables, the demo table (`STUDIO_DATA_DIR` moves them).
-fn studio_dir() -> PathBuf {
+pub(crate) fn studio_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
         return PathBuf::from(dir);
     }
@@ -479,6 +496,7 @@ async fn pump(
     mut events: mpsc::Receiver<SessionEvent>,
     channel: Channel<PumpBatch>,
     manifest: Manifest,
+    mounts: std::sync::Arc<crate::panels::Mounts>,
     mut remember: Option<Remember>,
     current: Current,
     director: Option<crate::audio_director::AudioDirector>,
@@ -498,6 +516,7 @@ async fn pump(
         }
         SessionEvent::Frame(ServerFrame::UiManifest(m)) if current.is_current() => {
             *manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
+            mounts.keep_only(&m.panels);
         }
         SessionEvent::Frame(ServerFrame::Welcome(w)) => {
             if let Some(r) = remember.take() {
@@ -529,8 +548,8 @@ async fn pump(
 fn to_pump(event: SessionEvent) -> PumpEvent {
     match event {
         SessionEvent::Frame(f) => PumpEvent::Frame(f),
-        SessionEvent::Status(s) => PumpEvent::Status(s),
-        SessionEvent::DecodeError(e) => PumpEvent::DecodeError(e),
+        SessionEvent::Status(s) => PumpEvent::Status(crate::clean::status(s)),
+        SessionEvent::DecodeError(e) => PumpEvent::DecodeError(crate::clean::text(&e)),
         SessionEvent::Oversize { discarded } => PumpEvent::Oversize(discarded),
     }
 }

@@ -54,7 +54,11 @@ impl Payload {
 
 /// Sends one upload update to the page; a closed page is not an error here.
 pub fn report(channel: &Channel<PumpBatch>, view: &UploadView) {
-    let _ = channel.send(vec![PumpEvent::Upload(view.clone())]);
+    // The error may quote the server; the name is the file's own: both are only text.
+    let mut view = view.clone();
+    view.name = crate::clean::text(&view.name);
+    view.error = view.error.map(|e| crate::clean::text(&e));
+    let _ = channel.send(vec![PumpEvent::Upload(view)]);
 }
 
 /// `encodeURIComponent`'s inverse, for the name header (headers are ASCII only).

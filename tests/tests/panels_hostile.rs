@@ -64,6 +64,61 @@ fn counting_listener() -> (u16, Arc<AtomicUsize>) {
     (port, hits)
 }
 
+/// What the panel scheme serves at `url` now, read through a throwaway (script-less) frame.
+fn served_text(s: &studio_e2e::Studio, url: &str) -> String {
+    s.execute(
+        "const f = document.createElement('iframe'); f.id = 'served-check'; f.setAttribute('sandbox', '');
+         f.src = arguments[0]; document.body.appendChild(f); return 0;",
+        serde_json::json!([url]),
+    )
+    .expect("adding the check frame");
+    let frame = wait_for(Duration::from_secs(5), "the check frame", || {
+        s.find("#served-check")
+    });
+    let text = wait_for(Duration::from_secs(10), "the check frame to load", || {
+        s.switch_to_frame(&frame).ok()?;
+        let loaded = s
+            .execute(
+                "return document.readyState === 'complete' && location.href !== 'about:blank';",
+                serde_json::json!([]),
+            )
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
+        let t = s.find("body").map(|b| s.text(&b)).unwrap_or_default();
+        s.switch_to_top();
+        loaded.then_some(t)
+    });
+    let _ = s.execute(
+        "document.getElementById('served-check').remove(); return 0;",
+        serde_json::json!([]),
+    );
+    text
+}
+
+/// The app's invoke key, as the main frame's own IPC sends it (a test may look; a page may not).
+fn invoke_key(s: &studio_e2e::Studio) -> String {
+    s.execute(
+        "const orig = window.fetch;
+         window.fetch = function (url, init) {
+           const h = init && init.headers;
+           const k = h && (typeof h.get === 'function' ? h.get('Tauri-Invoke-Key') : h['Tauri-Invoke-Key']);
+           if (k) { window.__invokeKey = k; }
+           return orig.apply(this, arguments);
+         };
+         window.__TAURI_INTERNALS__.invoke('studio_info').finally(() => { window.fetch = orig; });
+         return 0;",
+        serde_json::json!([]),
+    )
+    .expect("asking for studio_info");
+    wait_for(Duration::from_secs(5), "the invoke key", || {
+        s.execute("return window.__invokeKey || null;", serde_json::json!([]))
+            .ok()?
+            .as_str()
+            .map(str::to_string)
+    })
+}
+
 #[test]
 fn panels_render_and_hostile_pages_stay_in_their_box() {
     let dir = fresh_dir("panels");
@@ -81,9 +136,11 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     let ticket = table.ticket();
 
     let cache = dir.join("cache");
+    let log = dir.join("studio.log");
     let s = open_studio_with(&[
         ("STUDIO_DATA_DIR", dir.join("studio").to_str().unwrap()),
         ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
+        ("STUDIO_LOG_FILE", log.to_str().unwrap()),
     ]);
     join(&s, &ticket, &keys.keeper);
     wait_online(&s, Duration::from_secs(30));
@@ -124,6 +181,7 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         s.find(".lw-modal iframe.lw-panel-frame")
     });
     eprintln!("board frame sandbox: {:?}", s.attr(&frame, "sandbox"));
+    let board_url = s.attr(&frame, "src").expect("the board's page URL");
     // Its page runs (best effort: it never says `ready`, so it is replaced after 6 s).
     if s.switch_to_frame(&frame).is_ok() {
         let ran = s.find("#board").map(|b| s.text(&b)).unwrap_or_default();
@@ -136,6 +194,8 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         s.find(".lw-modal .panel-failed .panel-retry")
     });
     s.screenshot(&out_dir().join("panels-tier2-modal.png"));
+    // The page that never started was unmounted: its token answers 404 now.
+    assert_eq!(served_text(&s, &board_url), "not found");
     // Esc closes the dialog.
     let body = s.find("body").unwrap();
     s.type_text(&body, "\u{E00C}");
@@ -158,7 +218,31 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
             serde_json::json!([]),
         )
         .expect("reading the probe's results");
+    // The page sends its own frame elsewhere, one way after another: each must leave it here.
+    for how in ["location", "assign", "meta", "download", "data"] {
+        let sent = s.execute(
+            "return window.__navigate(arguments[0]);",
+            serde_json::json!([how]),
+        );
+        assert_eq!(
+            sent.ok().as_ref().and_then(|v| v.as_str()),
+            Some(how),
+            "the probe was gone before '{how}' (an earlier navigation went through)"
+        );
+        std::thread::sleep(Duration::from_millis(400));
+    }
+    let still = s
+        .execute(
+            "return !!document.getElementById('results') && !document.getElementById('elsewhere');",
+            serde_json::json!([]),
+        )
+        .unwrap_or(serde_json::Value::Bool(false));
+    assert_eq!(still, true, "the probe frame navigated away");
     s.switch_to_top();
+    // Raw bridge messages with the real nonce: counted on the frame, never processed.
+    let probe_url = s.attr(&probe, "src").expect("the probe's URL");
+    assert_eq!(s.attr(&probe, "data-bridge-unknown").as_deref(), Some("3"));
+    assert_eq!(s.attr(&probe, "data-bridge-refused").as_deref(), Some("2"));
     s.screenshot(&out_dir().join("panels-hostile.png"));
     let rows = results.as_array().cloned().unwrap_or_default();
     eprintln!("probe results:");
@@ -177,6 +261,7 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
             .and_then(|r| r[1].as_str().map(str::to_string))
     };
     assert_eq!(outcome("api").as_deref(), Some("present"));
+    assert_eq!(outcome("bridge-raw").as_deref(), Some("sent"));
     assert_eq!(outcome("ready").as_deref(), Some("acked"));
     assert!(attempts >= 25, "only {attempts} escape attempts reported");
 
@@ -232,6 +317,18 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         s.find("#intent-prompt").is_none(),
         "the prompt stays after Send"
     );
+    // The page posted an IPC message with a guessed key: Tauri prints the real key to stderr when
+    // that happens; Studio's log (where its stderr goes) says so without the key.
+    let key = invoke_key(&s);
+    assert!(key.len() >= 8, "an invoke key: {key:?}");
+    let logged = wait_for(Duration::from_secs(10), "the log's notice", || {
+        let text = std::fs::read_to_string(&log).ok()?;
+        text.contains("wrong invoke key").then_some(text)
+    });
+    assert!(
+        !logged.contains(&key),
+        "the invoke key reached the log file"
+    );
     let all = said(&s);
     for forged in [
         "FORGED-NO-NONCE",
@@ -240,9 +337,26 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         "BAD-LONG",
         "PROBE-EVIL-PACK",
         "PROBE-SECOND-WORDS",
+        "BRIDGE-UNKNOWN",
+        "BRIDGE-HUGE",
+        "BRIDGE-OBJECT",
     ] {
         assert!(!all.contains(forged), "{forged} reached the transcript");
     }
+    // A reload of the window ends every mount it had.
+    assert!(
+        served_text(&s, &probe_url).contains("Probe"),
+        "the probe is served while mounted"
+    );
+    // (The answer may be lost to the reload itself.)
+    let _ = s.execute(
+        "setTimeout(() => location.reload(), 0); return 0;",
+        serde_json::json!([]),
+    );
+    wait_for(Duration::from_secs(20), "the reloaded window", || {
+        s.find("#ticket, #room")
+    });
+    assert_eq!(served_text(&s, &probe_url), "not found");
     drop(s);
     rt.block_on(table.shutdown());
 }

@@ -113,6 +113,13 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
             lines.push(f.to_string());
         }
     }
+    // Nesting past any sane depth: shown as text in a few quotes, never 100,000 levels of
+    // recursion in wasm (which would overflow the stack and kill the window).
+    lines.push(
+        json!({"type":"narrative","id":"deep","speaker":"kp","format":"markdown",
+            "text":format!("{} DEEP-END", ">".repeat(100_000))})
+        .to_string(),
+    );
     let first = corpus[0].clone();
     lines.push(json!({"type":"state","party":[{"name":first,"online":true,"active":true}],
         "initiative":[{"name":first,"value":3,"current":true}],"online":1,
@@ -148,6 +155,25 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
             .then_some(())
     });
     drop(last_system);
+    let deep = wait_for(Duration::from_secs(20), "the deep quote", || {
+        let v = s
+            .execute(
+                "const e = [...document.querySelectorAll('.entry')].find(e => e.textContent.includes('DEEP-END'));
+                 if (!e) { return null; }
+                 let depth = 0;
+                 e.querySelectorAll('blockquote').forEach(b => {
+                   let n = 0; for (let x = b; x && x !== e; x = x.parentElement) { if (x.tagName === 'BLOCKQUOTE') { n++; } }
+                   depth = Math.max(depth, n);
+                 });
+                 return { depth, crash: !!document.getElementById('crash') };",
+                json!([]),
+            )
+            .ok()?;
+        (!v.is_null()).then_some(v)
+    });
+    let depth = deep["depth"].as_u64().unwrap_or(0);
+    assert!((1..=16).contains(&depth), "quotes nested {depth} deep");
+    assert_eq!(deep["crash"], false, "the window crashed");
     // Scroll to the top until the first payload is in the DOM: the transcript widens its window
     // as the reader scrolls up, so every payload gets rendered at least once.
     wait_for(

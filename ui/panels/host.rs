@@ -26,16 +26,33 @@ const CLAIM_MS = 500;
 // How long one report stays good for one intent.
 const GESTURE_MS = 5000;
 
+// What a frame may send, and the only fields read from each (strings, size-checked first).
+const FIELDS = { ready: ['panel'], intent: ['kind', 'value'], panel_error: ['message'], gesture: [] };
+// Longest string field a message may carry: checked before anything is built from it.
+const MAX_FIELD = 8192;
+
 export function host_attach(iframe, nonce, deliver) {
   let frameGestureAt = -1e9;
+  // Counted on the frame element, never processed: messages of a type the bridge does not
+  // know, and messages whose fields are not strings of a sane size.
+  const count = (what) => {
+    const key = what === 'unknown' ? 'bridgeUnknown' : 'bridgeRefused';
+    iframe.dataset[key] = String((Number(iframe.dataset[key]) || 0) + 1);
+  };
   const listener = (ev) => {
     const w = iframe.contentWindow;
     if (!w || ev.source !== w) { return; }
     const d = ev.data;
     if (!d || typeof d !== 'object' || d.lw !== '1' || d.nonce !== nonce || typeof d.type !== 'string') { return; }
-    let text;
-    try { text = JSON.stringify(d); } catch (e) { return; }
-    if (typeof text !== 'string' || text.length > 65536) { return; }
+    if (!Object.prototype.hasOwnProperty.call(FIELDS, d.type)) { count('unknown'); return; }
+    const msg = { type: d.type };
+    for (const f of FIELDS[d.type]) {
+      const v = d[f];
+      if (v === undefined) { continue; }
+      if (typeof v !== 'string' || v.length > MAX_FIELD) { count('refused'); return; }
+      msg[f] = v;
+    }
+    const text = JSON.stringify(msg);
     if (d.type === 'gesture') {
       const now = performance.now();
       // Focus still inside this window (a frame), not gone to another app.

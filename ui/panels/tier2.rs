@@ -98,6 +98,25 @@ pub(crate) fn validate_intent(kind: &Value, value: &Value) -> Option<(PanelInten
     Some((kind, value))
 }
 
+/// The page stopped (no `ready`, a crash before it): the fallback shows and the mount ends.
+fn fail(phase: RwSignal<Phase>) {
+    if let Some(Phase::Running { url, .. }) = phase.try_get_untracked() {
+        unmount(url);
+    }
+    let _ = phase.try_set(Phase::Failed);
+}
+
+/// Tells the backend a page is gone, so its token stops answering.
+fn unmount(url: String) {
+    #[derive(Serialize)]
+    struct Args {
+        url: String,
+    }
+    leptos::task::spawn_local(async move {
+        let _ = crate::bridge::invoke::<_, ()>("unmount_panel", &Args { url }).await;
+    });
+}
+
 /// A tier-2 panel: its page, or its fallback (blocks-only, failed to start).
 #[component]
 pub fn Tier2Panel(panel: UiManifestPanel) -> impl IntoView {
@@ -185,7 +204,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                 let handle = set_timeout_with_handle(
                     move || {
                         if ready.try_get_untracked() == Some(false) {
-                            let _ = phase.try_set(Phase::Failed);
+                            fail(phase);
                         }
                     },
                     READY_TIMEOUT,
@@ -198,6 +217,10 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
     on_cleanup(move || {
         if let Some(Some(t)) = ready_timer.try_get_value() {
             t.clear();
+        }
+        // The page goes: so does its token (it answers 404 from now on).
+        if let Some(Phase::Running { url, .. }) = phase.try_get_untracked() {
+            unmount(url);
         }
     });
 
@@ -258,7 +281,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                     }
                 }
                 // A crash before ready: the fallback. After ready the page keeps running.
-                Some("panel_error") if !ready.get_untracked() => phase.set(Phase::Failed),
+                Some("panel_error") if !ready.get_untracked() => fail(phase),
                 _ => {}
             }
         });
@@ -330,6 +353,11 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
         .into_any(),
         Phase::Failed => view! {
             <div class="panel-failed" data-why=move || why.get()>
+                // Why it did not start, when the host knows (a cap, a file that failed its
+                // check): the host's own sentence, shown as text.
+                {move || (!why.get().is_empty()).then(|| view! {
+                    <p class="panel-notice panel-why">{why.get()}</p>
+                })}
                 <Fallback panel=panel.clone() retry=Some(attempt)/>
             </div>
         }

@@ -39,12 +39,21 @@ struct SavedTable {
     role: String,
 }
 
+/// Where a remembered key would be kept (asked before anything is saved).
+#[derive(Clone, Debug, Deserialize)]
+struct KeyStorage {
+    keyring: bool,
+    file: String,
+}
+
 #[component]
 pub fn ConnectScreen() -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale context");
     let ticket = RwSignal::new(String::new());
     let key = RwSignal::new(String::new());
     let name = RwSignal::new(String::new());
+    // Saving a key is the person's choice, made before the join.
+    let remember = RwSignal::new(true);
     let notice = use_context::<crate::ConnectNotice>().expect("connect notice");
     let problem = RwSignal::new(notice.0.get_untracked());
     notice.0.set(None);
@@ -95,6 +104,7 @@ pub fn ConnectScreen() -> impl IntoView {
     let saved = LocalResource::new(|| {
         bridge::invoke::<_, Vec<SavedTable>>("list_saved_tables", &NoArgs {})
     });
+    let storage = LocalResource::new(|| bridge::invoke::<_, KeyStorage>("key_storage", &NoArgs {}));
     let forget = move |id: String| {
         leptos::task::spawn_local(async move {
             let _ = bridge::invoke::<_, ()>("forget_saved_table", &serde_json::json!({ "id": id }))
@@ -118,6 +128,7 @@ pub fn ConnectScreen() -> impl IntoView {
                     "ticket": ticket.get_untracked(),
                     "key": key.get_untracked(),
                     "name": (!name.trim().is_empty()).then_some(name),
+                    "remember": remember.get_untracked(),
                 }),
             );
         }
@@ -179,6 +190,17 @@ pub fn ConnectScreen() -> impl IntoView {
                 <input id="name" name="name" type="text" maxlength="40"
                     placeholder=t("connect.name.hint")
                     prop:value=name on:input=move |ev| name.set(event_target_value(&ev))/>
+                <label class="remember">
+                    <input id="remember" type="checkbox" prop:checked=remember
+                        on:change=move |ev| remember.set(event_target_checked(&ev))/>
+                    {t("connect.remember")}
+                </label>
+                // Without a keyring the key goes to a private file: say so, and where, first.
+                {move || storage.get().and_then(Result::ok).filter(|s| !s.keyring).map(|s| view! {
+                    <p id="remember-where" class="hint" class:muted=move || !remember.get()>
+                        {t("connect.remember.file")}" "<code>{s.file.clone()}</code>
+                    </p>
+                })}
                 <p class="problem" role="alert">{move || problem.get()}</p>
                 <button id="join" type="submit" class="primary" disabled=move || busy.get()>
                     {move || if busy.get() { tr(locale.get(), "connect.joining") } else { tr(locale.get(), "connect.join") }}

@@ -52,6 +52,11 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "connect.name" => ("Name (optional)", "名字（可选）"),
         "connect.name.hint" => ("How the table will call you", "大家如何称呼你"),
         "connect.join" => ("Join table", "加入"),
+        "connect.remember" => ("Remember this table (and its key)", "记住这张牌桌（及其密钥）"),
+        "connect.remember.file" => (
+            "No system keyring answers on this machine, so the key would be kept in a file only you can read:",
+            "本机没有可用的系统密钥环，密钥将保存在只有你能读取的文件中：",
+        ),
         "connect.demo" => ("Play the demo table", "试玩演示牌桌"),
         "connect.saved" => ("Your tables", "你的牌桌"),
         "connect.forget" => ("Forget this table and its key", "忘记此牌桌及其密钥"),

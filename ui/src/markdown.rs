@@ -47,14 +47,22 @@ fn kind_of(tag: Tag<'_>) -> Kind {
     }
 }
 
+/// Deepest nesting rendered as elements: below it, text joins the element above (a line of
+/// 100,000 `>` is text in a few quotes, not 100,000 frames of recursion).
+pub const MAX_DEPTH: usize = 16;
+
 fn parse(source: &str) -> Vec<Node> {
     let mut stack: Vec<(Kind, Vec<Node>)> = vec![(Kind::Root, Vec::new())];
+    // Elements opened past MAX_DEPTH and not yet closed: flattened into the one above.
+    let mut flattened = 0usize;
     let push = |stack: &mut Vec<(Kind, Vec<Node>)>, node: Node| {
         stack.last_mut().expect("root stays").1.push(node)
     };
     for event in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH) {
         match event {
+            Event::Start(_) if stack.len() > MAX_DEPTH => flattened += 1,
             Event::Start(tag) => stack.push((kind_of(tag), Vec::new())),
+            Event::End(_) if flattened > 0 => flattened -= 1,
             Event::End(_) if stack.len() > 1 => {
                 let (kind, children) = stack.pop().expect("checked");
                 push(&mut stack, Node::Element(kind, children));

@@ -42,10 +42,25 @@ fn catalog(provider: &str) -> Vec<&'static str> {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Credential {
     pub api_key: String,
     pub base_url: String,
+}
+
+/// A provider key is a secret: `Debug` says whether one is set, never what it is.
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let key = if self.api_key.is_empty() {
+            "(none)"
+        } else {
+            "(set)"
+        };
+        f.debug_struct("Credential")
+            .field("api_key", &format_args!("{key}"))
+            .field("base_url", &self.base_url)
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -28,12 +28,25 @@ fn player() -> String {
 }
 
 /// Where the table's keys live.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum KeySource {
     /// The engine's TOML file; admin mints/updates rewrite it atomically.
     File(PathBuf),
     /// Keys held only in memory (tests, throwaway tables): `(key, entry)` pairs.
     Memory(Vec<(String, KeyEntry)>),
+}
+
+/// Keys are secrets: `Debug` shows where they live and how many, never one of them.
+impl std::fmt::Debug for KeySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeySource::File(path) => f.debug_tuple("File").field(path).finish(),
+            KeySource::Memory(keys) => f
+                .debug_tuple("Memory")
+                .field(&format_args!("{} keys", keys.len()))
+                .finish(),
+        }
+    }
 }
 
 /// The member id the engine derives from a key: `tui:` + first 8 hex of sha1(key).

@@ -289,11 +289,21 @@ pub async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
 }
 
 /// Keys handed to Studio for the demo.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct DemoKeys {
     pub room: String,
     pub keeper: String,
     pub player: String,
+}
+
+impl std::fmt::Debug for DemoKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DemoKeys")
+            .field("room", &self.room)
+            .field("keeper", &format_args!("…"))
+            .field("player", &format_args!("…"))
+            .finish()
+    }
 }
 
 /// The demo's config: keys in `data_dir/keys.toml`, reused when they already exist.

@@ -23,6 +23,17 @@ pub enum TransportError {
     VersionRefused { server: String, ours: String },
     #[error("the table refused the join ({code}): {message}")]
     JoinRejected { code: String, message: String },
+    /// The table talked instead of answering: more before `welcome` than any table sends.
+    #[error(
+        "the table sent {frames} frames ({bytes} bytes) without answering the join; Studio \
+         stops listening past {max_frames} frames or {max_kib} KiB before a welcome"
+    )]
+    FloodBeforeWelcome {
+        frames: usize,
+        bytes: usize,
+        max_frames: usize,
+        max_kib: usize,
+    },
     #[error("the connection closed during the join: {0}")]
     Closed(String),
     #[error("{field} is {len} characters; the protocol allows at most {max}. Nothing was sent.")]

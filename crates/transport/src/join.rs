@@ -16,6 +16,11 @@ use crate::session::{JoinParams, SessionEvent};
 pub const JOIN_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long dialing may take before we give up on this attempt.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
+/// Frames a table may send before it answers the join (a real engine sends none: `welcome`
+/// comes first)…
+pub const MAX_FRAMES_BEFORE_WELCOME: usize = 16;
+/// …and bytes, counted over whole reads, before the read that holds the answer.
+pub const MAX_BYTES_BEFORE_WELCOME: usize = 256 * 1024;
 /// The name Studio gives in `join.client`.
 pub const CLIENT_NAME: &str = "loreweaver-studio";
 
@@ -32,7 +37,9 @@ pub(crate) struct Joined {
 /// Errors after which reconnecting cannot help.
 pub(crate) fn is_final(error: &TransportError) -> bool {
     match error {
-        TransportError::BadKey { .. } | TransportError::VersionRefused { .. } => true,
+        TransportError::BadKey { .. }
+        | TransportError::VersionRefused { .. }
+        | TransportError::FloodBeforeWelcome { .. } => true,
         TransportError::JoinRejected { code, .. } => code == "forbidden",
         _ => false,
     }
@@ -70,6 +77,14 @@ pub(crate) async fn dial_and_join(
 
     let mut splitter = LineSplitter::new();
     let mut events = Vec::new();
+    // What arrived before the answer: capped, so a table cannot fill memory during the 15 s.
+    let (mut before_frames, mut before_bytes) = (0usize, 0usize);
+    let flood = |frames: usize, bytes: usize| TransportError::FloodBeforeWelcome {
+        frames,
+        bytes,
+        max_frames: MAX_FRAMES_BEFORE_WELCOME,
+        max_kib: MAX_BYTES_BEFORE_WELCOME / 1024,
+    };
     let answer = tokio::time::timeout(JOIN_TIMEOUT, async {
         loop {
             let chunk = match recv.read_chunk(64 * 1024).await {
@@ -94,11 +109,21 @@ pub(crate) async fn dial_and_join(
                         }
                         _ => None,
                     };
+                    if answer.is_none() {
+                        before_frames += 1;
+                    }
                 }
                 events.push(event);
+                if before_frames > MAX_FRAMES_BEFORE_WELCOME {
+                    return Err(flood(before_frames, before_bytes + chunk.len()));
+                }
             }
             if let Some(answer) = answer {
                 return Ok(answer);
+            }
+            before_bytes += chunk.len();
+            if before_bytes > MAX_BYTES_BEFORE_WELCOME {
+                return Err(flood(before_frames, before_bytes));
             }
         }
     })

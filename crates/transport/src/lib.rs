@@ -5,6 +5,7 @@
 //! the same code. [`testpeer`] is a tiny engine double for tests and the bench.
 
 pub mod bench;
+mod cache_files;
 pub mod endpoint;
 pub mod error;
 mod join;

@@ -62,6 +62,15 @@ pub enum MediaError {
          audio/flac, audio/mp4, and audio/aac"
     )]
     UnsupportedMime { mime: String },
+    #[error(
+        "media {hash} is {announced} bytes by the table's reply, not the {expected} bytes it was \
+         declared as; nothing was fetched"
+    )]
+    SizeMismatch {
+        hash: String,
+        expected: u64,
+        announced: u64,
+    },
     #[error("the table sent an unreadable media reply: {0}")]
     BadReply(String),
     #[error("the media transfer stalled (no bytes for {0} s)")]
@@ -160,7 +169,14 @@ impl MediaChannel {
 
     /// GET `hash` into `temp`: exactly the announced size, hashed while it streams. `temp` holds
     /// the verified body on success; on error its content is garbage for the caller to remove.
-    pub async fn get_to_file(&self, hash: &str, temp: &Path) -> Result<GetHeader, MediaError> {
+    /// When the caller knows the size (a manifest, a block), a reply announcing another size is
+    /// refused before any body is read: a wrong size is an error, never a bigger download.
+    pub async fn get_to_file(
+        &self,
+        hash: &str,
+        temp: &Path,
+        expected_size: Option<u64>,
+    ) -> Result<GetHeader, MediaError> {
         check_hash(hash)?;
         let (mut send, mut recv) = self
             .open(&serde_json::json!({"op": "get", "hash": hash}))
@@ -168,10 +184,18 @@ impl MediaChannel {
         let (line, leftover) = read_line(&mut recv).await?;
         let header = parse_get_header(hash, &line)?;
         check_size(&format!("media {hash}"), &header.mime, header.size)?;
+        if let Some(expected) = expected_size.filter(|s| *s != header.size) {
+            let _ = recv.stop(0u32.into());
+            return Err(MediaError::SizeMismatch {
+                hash: hash.to_string(),
+                expected,
+                announced: header.size,
+            });
+        }
 
         // Hashing and disk writes run on a blocking thread, overlapped with network reads.
         let (tx, rx) = tokio::sync::mpsc::channel::<Vec<Bytes>>(PIPELINE_DEPTH);
-        let file = std::fs::File::create(temp)?;
+        let file = crate::cache_files::create_private(temp)?;
         let sink = tokio::task::spawn_blocking(move || hash_to_file(file, rx));
         let mut leftover = leftover;
         // Bytes past the announced size are as wrong as missing ones; the hash check catches them.

@@ -1,26 +1,36 @@
 //! The verified media cache: `~/.loreweaver/cache/media/<sha256>`, shared with the terminal
 //! client.
 //!
-//! A file is named by the sha256 of its bytes and only ever appears there by an atomic rename of
-//! a verified temp file, so a name is a promise about its content. Files are immutable; one found
-//! with the wrong size is re-hashed and dropped if it lies. Concurrent requests for one hash
-//! share one transfer. A size cap evicts the least recently used files (mtime, touched on hit:
-//! atime is often disabled).
+//! A file is named by the sha256 of its bytes, but the directory is shared, so a name is only a
+//! claim: Studio serves a file after it has hashed it once, remembers what it verified (by a
+//! stamp `fstat` gives: device, inode, size, mtime and the kernel-kept change time) and hashes
+//! again only when the stamp changes. Files are opened without following symlinks (a link is
+//! removed, its target never read), the directory is 0700 and every file Studio writes is 0600
+//! from its first byte. Studio's own files only appear by an atomic rename of a verified temp
+//! file. An unverified file of the wrong size is removed. Concurrent requests for one hash share
+//! one transfer. A size cap evicts the least recently used files (mtime, touched on use at most
+//! hourly: atime is often disabled).
 
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use sha2::{Digest, Sha256};
 use tokio::sync::watch;
 
-use crate::media::{check_hash, hash_file, MediaChannel, MediaError};
+use crate::cache_files::{self, Stamp};
+use crate::media::{check_hash, hex, MediaChannel, MediaError};
 
 /// Default LRU cap: 1 GiB.
 pub const DEFAULT_CAP_BYTES: u64 = 1 << 30;
 /// Our temp files end with this; stale ones (from a crash) are swept on open.
 const PART_SUFFIX: &str = ".part";
+/// A used file's mtime is moved forward at most this often (each touch is a write).
+const TOUCH_EVERY: Duration = Duration::from_secs(3600);
 
 /// A verified file in the cache. `mime`/`name` are known only when this call fetched it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,7 +44,7 @@ pub struct CachedMedia {
 
 type Outcome = Option<Result<CachedMedia, MediaError>>;
 
-/// Cheap to clone; clones share the in-flight map.
+/// Cheap to clone; clones share the in-flight map and what was verified.
 #[derive(Clone)]
 pub struct MediaCache {
     inner: Arc<Inner>,
@@ -44,6 +54,10 @@ struct Inner {
     dir: PathBuf,
     cap_bytes: AtomicU64,
     inflight: Mutex<HashMap<String, watch::Receiver<Outcome>>>,
+    /// hash → the stamp of the file Studio hashed and found right.
+    verified: Mutex<HashMap<String, Stamp>>,
+    /// How many times a cached file was hashed to trust it (tests, bench).
+    verifications: AtomicU64,
 }
 
 impl std::fmt::Debug for MediaCache {
@@ -66,16 +80,20 @@ impl MediaCache {
         )
     }
 
-    /// Opens (creating) a cache at `dir` with an LRU cap of `cap_bytes`.
+    /// Opens (creating, private) a cache at `dir` with an LRU cap of `cap_bytes`; sweeps what
+    /// a crash left behind (temp files, abandoned staged uploads).
     pub fn open(dir: impl Into<PathBuf>, cap_bytes: u64) -> std::io::Result<Self> {
         let dir = dir.into();
-        std::fs::create_dir_all(&dir)?;
+        cache_files::private_dir(&dir)?;
         sweep_stale_parts(&dir);
+        cache_files::sweep_staging(&dir);
         Ok(Self {
             inner: Arc::new(Inner {
                 dir,
                 cap_bytes: AtomicU64::new(cap_bytes),
                 inflight: Mutex::new(HashMap::new()),
+                verified: Mutex::new(HashMap::new()),
+                verifications: AtomicU64::new(0),
             }),
         })
     }
@@ -93,40 +111,178 @@ impl MediaCache {
         self.inner.cap_bytes.store(cap, Ordering::Relaxed);
     }
 
+    /// How many times a file found in the cache was hashed before it was trusted.
+    pub fn verifications(&self) -> u64 {
+        self.inner.verifications.load(Ordering::Relaxed)
+    }
+
+    /// A fresh private file for staging an upload: unguessable name, 0600, in a 0700 directory
+    /// inside the cache; the caller removes it when done (a crash leaves it for the next start).
+    pub fn staging_file(&self) -> std::io::Result<(PathBuf, File)> {
+        cache_files::staging_file(&self.inner.dir)
+    }
+
     /// Where `hash` lives (whether or not it is cached). Refuses anything but a sha256 hex name.
     pub fn path_for(&self, hash: &str) -> Result<PathBuf, MediaError> {
         check_hash(hash)?;
         Ok(self.inner.dir.join(hash))
     }
 
-    /// A cached, trusted file for `hash`, or `None`. When `expected_size` is known and the file
-    /// disagrees, the file is re-hashed: kept if it is right, removed if it lies.
+    /// A cached, trusted file for `hash`, or `None`. `expected_size`, when known, must match.
     pub async fn cached(&self, hash: &str, expected_size: Option<u64>) -> Option<CachedMedia> {
-        let path = self.path_for(hash).ok()?;
-        let meta = tokio::fs::metadata(&path).await.ok()?;
-        let mut size = meta.len();
-        if expected_size.is_some_and(|s| s != size) {
-            match hash_file(&path).await {
-                Ok((got, n)) if got == hash => size = n,
-                _ => {
-                    tracing::warn!(hash, "cached media failed re-verification; removing it");
-                    let _ = tokio::fs::remove_file(&path).await;
-                    return None;
-                }
-            }
-        }
-        touch(&path);
+        let (_, size) = self.open_verified(hash, expected_size).await?;
         Some(CachedMedia {
             hash: hash.to_string(),
-            path,
+            path: self.path_for(hash).ok()?,
             size,
             mime: None,
             name: None,
         })
     }
 
+    /// The trusted file for `hash`, opened (never through a symlink), and its size; `None` when
+    /// it is not cached, is not what its name says, or is not `expected_size` bytes.
+    pub async fn open_verified(
+        &self,
+        hash: &str,
+        expected_size: Option<u64>,
+    ) -> Option<(File, u64)> {
+        check_hash(hash).ok()?;
+        let (this, hash) = (self.clone(), hash.to_string());
+        tokio::task::spawn_blocking(move || this.trust(&hash, expected_size))
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// The trusted bytes of `hash`, read only up to the size that was verified and at most
+    /// `max_bytes` (a larger file is an error, never a bigger read).
+    pub async fn read(
+        &self,
+        hash: &str,
+        expected_size: Option<u64>,
+        max_bytes: u64,
+    ) -> Result<Vec<u8>, MediaError> {
+        let (file, size) = self
+            .open_verified(hash, expected_size)
+            .await
+            .ok_or_else(|| MediaError::NotFound {
+                hash: hash.to_string(),
+            })?;
+        if size > max_bytes {
+            return Err(MediaError::TooLarge {
+                what: format!("media {hash}"),
+                kind: "this use",
+                size,
+                limit_mib: max_bytes.div_ceil(1 << 20),
+            });
+        }
+        tokio::task::spawn_blocking(move || {
+            let mut bytes = Vec::with_capacity(size as usize);
+            file.take(size).read_to_end(&mut bytes)?;
+            Ok(bytes)
+        })
+        .await
+        .map_err(|e| MediaError::Io(e.to_string()))?
+    }
+
+    /// The file behind `hash` if Studio can trust it (blocking: may hash the whole file once).
+    fn trust(&self, hash: &str, expected_size: Option<u64>) -> Option<(File, u64)> {
+        let path = self.inner.dir.join(hash);
+        let mut file = match cache_files::open_no_follow(&path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(_) => {
+                // A symlink (or worse) under a media name: never served; the link goes, its
+                // target is never touched.
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                    tracing::warn!(hash, "a symlink in the media cache; removing it");
+                    let _ = std::fs::remove_file(&path);
+                }
+                self.forget(hash);
+                return None;
+            }
+        };
+        let meta = file.metadata().ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        let stamp = Stamp::of(&meta);
+        let known = self.lock_verified().get(hash).copied();
+        if known != Some(stamp) {
+            if expected_size.is_some_and(|s| s != stamp.len()) {
+                tracing::warn!(hash, "cached media has the wrong size; removing it");
+                self.remove(hash, &path);
+                return None;
+            }
+            // Not (or no longer) the file we verified: hash it once. Made private first, so
+            // the stamp we keep is the one after our own chmod.
+            let _ = cache_files::set_mode(&path, 0o600);
+            let before = Stamp::of(&file.metadata().ok()?);
+            self.inner.verifications.fetch_add(1, Ordering::Relaxed);
+            let mut hasher = Sha256::new();
+            let hashed = std::io::copy(&mut file, &mut hasher).ok()?;
+            let after = Stamp::of(&file.metadata().ok()?);
+            if hex(&hasher.finalize()) != hash || hashed != before.len() {
+                tracing::warn!(hash, "cached media failed verification; removing it");
+                self.remove(hash, &path);
+                return None;
+            }
+            if after != before {
+                return None; // written while we read: trust it another time
+            }
+            file.rewind().ok()?;
+            self.lock_verified().insert(hash.to_string(), after);
+        } else if expected_size.is_some_and(|s| s != stamp.len()) {
+            return None; // the file is right; whoever named this size is not
+        }
+        self.touch(hash, &file, &meta);
+        Some((file, stamp.len()))
+    }
+
+    fn lock_verified(&self) -> std::sync::MutexGuard<'_, HashMap<String, Stamp>> {
+        self.inner
+            .verified
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn forget(&self, hash: &str) {
+        self.lock_verified().remove(hash);
+    }
+
+    fn remove(&self, hash: &str, path: &Path) {
+        self.forget(hash);
+        let _ = std::fs::remove_file(path);
+    }
+
+    /// Remembers a file Studio just verified and renamed into place.
+    fn verified_now(&self, hash: &str, path: &Path) {
+        if let Ok(meta) = std::fs::symlink_metadata(path) {
+            self.lock_verified()
+                .insert(hash.to_string(), Stamp::of(&meta));
+        }
+    }
+
+    /// Marks a file as recently used for the LRU (at most hourly), keeping it trusted.
+    fn touch(&self, hash: &str, file: &File, meta: &std::fs::Metadata) {
+        let recent = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age < TOUCH_EVERY);
+        if recent || file.set_modified(SystemTime::now()).is_err() {
+            return;
+        }
+        if let Ok(meta) = file.metadata() {
+            self.lock_verified()
+                .insert(hash.to_string(), Stamp::of(&meta));
+        }
+    }
+
     /// The verified file for `hash`, fetched over `channel` if it is not cached. Concurrent
     /// calls for one hash share one transfer, which runs to completion even if callers go away.
+    /// With `expected_size`, a reply announcing another size is refused before any body.
     pub async fn get(
         &self,
         channel: &MediaChannel,
@@ -141,14 +297,14 @@ impl MediaCache {
             let mut inflight = self.inner.inflight.lock().expect("inflight lock");
             if let Some(rx) = inflight.get(hash) {
                 Some(rx.clone())
-            } else if self.inner.dir.join(hash).exists() {
+            } else if std::fs::symlink_metadata(self.inner.dir.join(hash)).is_ok() {
                 None // a transfer finished between our lookup and the lock
             } else {
                 let (tx, rx) = watch::channel(None);
                 inflight.insert(hash.to_string(), rx.clone());
                 let (this, channel, hash) = (self.clone(), channel.clone(), hash.to_string());
                 tokio::spawn(async move {
-                    let outcome = this.fetch(&channel, &hash).await;
+                    let outcome = this.fetch(&channel, &hash, expected_size).await;
                     // Leave the map only after the rename, so a later caller finds the file.
                     this.inner
                         .inflight
@@ -162,7 +318,7 @@ impl MediaCache {
         };
         let Some(mut rx) = joined else {
             return self
-                .cached(hash, None)
+                .cached(hash, expected_size)
                 .await
                 .ok_or(MediaError::Io("cached file vanished".into()));
         };
@@ -170,16 +326,26 @@ impl MediaCache {
             .wait_for(Option::is_some)
             .await
             .map_err(|_| MediaError::Io("the media transfer task ended unexpectedly".into()))?;
-        outcome.clone().expect("waited for Some")
+        let got = outcome.clone().expect("waited for Some")?;
+        match expected_size {
+            Some(expected) if expected != got.size => Err(MediaError::SizeMismatch {
+                hash: hash.to_string(),
+                expected,
+                announced: got.size,
+            }),
+            _ => Ok(got),
+        }
     }
 
-    async fn fetch(&self, channel: &MediaChannel, hash: &str) -> Result<CachedMedia, MediaError> {
+    async fn fetch(
+        &self,
+        channel: &MediaChannel,
+        hash: &str,
+        expected_size: Option<u64>,
+    ) -> Result<CachedMedia, MediaError> {
         let path = self.path_for(hash)?;
-        let temp = self.inner.dir.join(format!(
-            ".{hash}.{:016x}{PART_SUFFIX}",
-            rand::random::<u64>()
-        ));
-        let result = channel.get_to_file(hash, &temp).await;
+        let temp = self.temp_path(hash);
+        let result = channel.get_to_file(hash, &temp, expected_size).await;
         let header = match result {
             Ok(h) => h,
             Err(e) => {
@@ -191,6 +357,7 @@ impl MediaCache {
             let _ = tokio::fs::remove_file(&temp).await;
             return Err(e.into());
         }
+        self.verified_now(hash, &path);
         let _ = self.evict_keeping(Some(hash)).await;
         Ok(CachedMedia {
             hash: hash.to_string(),
@@ -201,20 +368,45 @@ impl MediaCache {
         })
     }
 
+    fn temp_path(&self, hash: &str) -> PathBuf {
+        self.inner.dir.join(format!(
+            ".{hash}.{:032x}{PART_SUFFIX}",
+            rand::random::<u128>()
+        ))
+    }
+
     /// Adds a local file (e.g. one the player just uploaded) under its verified hash.
     pub async fn insert_file(&self, src: &Path, hash: &str) -> Result<CachedMedia, MediaError> {
         let path = self.path_for(hash)?;
         if let Some(hit) = self.cached(hash, None).await {
             return Ok(hit);
         }
-        let temp = self.inner.dir.join(format!(
-            ".{hash}.{:016x}{PART_SUFFIX}",
-            rand::random::<u64>()
-        ));
-        tokio::fs::copy(src, &temp).await?;
-        match hash_file(&temp).await {
+        let temp = self.temp_path(hash);
+        let (src, temp2) = (src.to_path_buf(), temp.clone());
+        // A private copy, hashed as it is written: what is renamed is what was hashed.
+        let copied = tokio::task::spawn_blocking(move || -> std::io::Result<(String, u64)> {
+            let mut from = File::open(src)?;
+            let mut to = cache_files::create_private(&temp2)?;
+            let mut hasher = Sha256::new();
+            let mut buf = vec![0u8; 256 * 1024];
+            let mut size = 0u64;
+            loop {
+                let n = from.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                hasher.update(&buf[..n]);
+                std::io::Write::write_all(&mut to, &buf[..n])?;
+                size += n as u64;
+            }
+            Ok((hex(&hasher.finalize()), size))
+        })
+        .await
+        .map_err(|e| MediaError::Io(e.to_string()))?;
+        match copied {
             Ok((got, size)) if got == hash => {
                 tokio::fs::rename(&temp, &path).await?;
+                self.verified_now(hash, &path);
                 let _ = self.evict_keeping(Some(hash)).await;
                 Ok(CachedMedia {
                     hash: hash.to_string(),
@@ -231,7 +423,7 @@ impl MediaCache {
                         hash: hash.to_string(),
                         got,
                     }),
-                    Err(e) => Err(e),
+                    Err(e) => Err(e.into()),
                 }
             }
         }
@@ -285,13 +477,6 @@ fn evict(dir: &Path, cap: u64, keep: Option<&str>) -> std::io::Result<u64> {
     Ok(freed)
 }
 
-/// Marks a file as recently used for the LRU.
-fn touch(path: &Path) {
-    if let Ok(f) = std::fs::File::options().append(true).open(path) {
-        let _ = f.set_modified(SystemTime::now());
-    }
-}
-
 fn sweep_stale_parts(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -313,16 +498,24 @@ fn sweep_stale_parts(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sha2::{Digest, Sha256};
+    use std::os::unix::fs::PermissionsExt;
 
     fn put(cache: &MediaCache, body: &[u8]) -> String {
-        let hash = crate::media::hex(&Sha256::digest(body));
+        let hash = hex(&Sha256::digest(body));
         std::fs::write(cache.dir().join(&hash), body).unwrap();
         hash
     }
 
+    fn mode(path: &Path) -> u32 {
+        std::fs::symlink_metadata(path)
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    }
+
     #[tokio::test]
-    async fn lru_evicts_oldest_and_reverifies_wrong_sizes() {
+    async fn lru_evicts_oldest() {
         let dir = tempfile::tempdir().unwrap();
         let cache = MediaCache::open(dir.path(), 25).unwrap();
         let a = put(&cache, &[1u8; 10]);
@@ -334,15 +527,123 @@ mod tests {
             .set_modified(old)
             .unwrap();
         let b = put(&cache, &[2u8; 10]);
-        let c = put(&cache, &[3u8; 10]);
+        put(&cache, &[3u8; 10]);
         assert_eq!(cache.evict_to_cap().await.unwrap(), 10);
         assert!(cache.cached(&a, None).await.is_none());
         assert!(cache.cached(&b, None).await.is_some());
-        // A right file with a wrong expected size survives re-verification; a lying one does not.
-        assert_eq!(cache.cached(&c, Some(99)).await.unwrap().size, 10);
-        std::fs::write(cache.dir().join(&b), b"tampered").unwrap();
-        assert!(cache.cached(&b, Some(10)).await.is_none());
-        assert!(!cache.dir().join(&b).exists());
         assert!(cache.path_for("../x").is_err());
+    }
+
+    #[tokio::test]
+    async fn the_cache_is_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let media = dir.path().join("media");
+        std::fs::create_dir(&media).unwrap();
+        std::fs::set_permissions(&media, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cache = MediaCache::open(&media, u64::MAX).unwrap();
+        assert_eq!(mode(&media), 0o700, "an existing cache dir is tightened");
+        // A file another client left world-readable is made private when Studio trusts it.
+        let shared = put(&cache, b"left by the terminal client");
+        std::fs::set_permissions(media.join(&shared), std::fs::Permissions::from_mode(0o644))
+            .unwrap();
+        assert!(cache.cached(&shared, None).await.is_some());
+        assert_eq!(mode(&media.join(&shared)), 0o600);
+        // Studio's own copies are 0600 from the first byte.
+        let src = dir.path().join("upload.png");
+        std::fs::write(&src, b"my picture").unwrap();
+        std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let hash = hex(&Sha256::digest(b"my picture"));
+        let hit = cache.insert_file(&src, &hash).await.unwrap();
+        assert_eq!(mode(&hit.path), 0o600);
+        // Staging: 0700 directory, 0600 file, a name nobody can guess.
+        let (one, _f1) = cache.staging_file().unwrap();
+        let (two, _f2) = cache.staging_file().unwrap();
+        assert_ne!(one, two);
+        assert_eq!(mode(one.parent().unwrap()), 0o700);
+        assert_eq!(mode(&one), 0o600);
+        let name = one.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.len() > 32, "{name}");
+    }
+
+    #[tokio::test]
+    async fn abandoned_staging_files_are_swept_at_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let staging = dir.path().join(cache_files::STAGING_DIR);
+        std::fs::create_dir_all(&staging).unwrap();
+        // pid 0 never runs a Studio: abandoned. Ours is alive: kept.
+        let dead = staging.join(format!("0-{:032x}", 7));
+        let live = staging.join(format!("{}-{:032x}", std::process::id(), 8));
+        std::fs::write(&dead, b"x").unwrap();
+        std::fs::write(&live, b"y").unwrap();
+        MediaCache::open(dir.path(), u64::MAX).unwrap();
+        assert!(
+            !dead.exists(),
+            "an abandoned staged upload survived a start"
+        );
+        assert!(live.exists(), "a running upload was swept");
+    }
+
+    #[tokio::test]
+    async fn a_symlink_is_never_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = MediaCache::open(dir.path().join("media"), u64::MAX).unwrap();
+        // The link's target holds exactly the right bytes: still refused, and left alone.
+        let body = b"the right bytes, somewhere else";
+        let hash = hex(&Sha256::digest(body));
+        let target = dir.path().join("outside");
+        std::fs::write(&target, body).unwrap();
+        std::os::unix::fs::symlink(&target, cache.dir().join(&hash)).unwrap();
+        assert!(cache.cached(&hash, None).await.is_none());
+        assert!(cache.read(&hash, None, u64::MAX).await.is_err());
+        assert!(
+            std::fs::symlink_metadata(cache.dir().join(&hash)).is_err(),
+            "the link stays"
+        );
+        assert_eq!(
+            std::fs::read(&target).unwrap(),
+            body,
+            "the target was touched"
+        );
+        assert_eq!(cache.verifications(), 0, "a link's target was hashed");
+    }
+
+    #[tokio::test]
+    async fn verified_once_then_trusted_until_the_file_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = MediaCache::open(dir.path(), u64::MAX).unwrap();
+        let body = vec![5u8; 100_000];
+        let hash = put(&cache, &body);
+        for _ in 0..5 {
+            assert_eq!(
+                cache.read(&hash, Some(100_000), u64::MAX).await.unwrap(),
+                body
+            );
+        }
+        assert_eq!(cache.verifications(), 1, "hashed more than once");
+        // A caller with the wrong size is refused without re-hashing (and the file stays).
+        assert!(cache.cached(&hash, Some(99)).await.is_none());
+        assert_eq!(cache.verifications(), 1);
+        assert!(cache.dir().join(&hash).exists());
+        // Rewritten in place, same size: the stamp changed, the hash is checked, the lie goes.
+        std::fs::write(cache.dir().join(&hash), vec![6u8; 100_000]).unwrap();
+        assert!(cache.read(&hash, Some(100_000), u64::MAX).await.is_err());
+        assert_eq!(cache.verifications(), 2);
+        assert!(!cache.dir().join(&hash).exists(), "a lying file stayed");
+        // A read is bounded: a file larger than the use allows is an error, not a big read.
+        let big = put(&cache, &[1u8; 4096]);
+        assert!(matches!(
+            cache.read(&big, None, 1024).await,
+            Err(MediaError::TooLarge { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn an_unverified_file_of_the_wrong_size_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = MediaCache::open(dir.path(), u64::MAX).unwrap();
+        let hash = put(&cache, &[9u8; 10]);
+        assert!(cache.cached(&hash, Some(11)).await.is_none());
+        assert!(!cache.dir().join(&hash).exists());
+        assert_eq!(cache.verifications(), 0, "hashed a file of the wrong size");
     }
 }

@@ -48,6 +48,8 @@ pub struct PeerConfig {
     pub protocol: String,
     /// Never answer a join (an iroh engine sends nothing when its join timeout fires).
     pub silent_join: bool,
+    /// Raw lines written before `welcome` (a table that talks instead of answering).
+    pub before_welcome: Vec<String>,
     /// Raw lines written right after `welcome` (e.g. an oversize line).
     pub after_welcome: Vec<String>,
     /// Delay before each GET body, so concurrent requests overlap.
@@ -64,6 +66,7 @@ impl Default for PeerConfig {
             keys: HashMap::from([("good-key".to_string(), "Alice".to_string())]),
             protocol: protocol::PROTOCOL_VERSION.to_string(),
             silent_join: false,
+            before_welcome: Vec::new(),
             after_welcome: Vec::new(),
             get_delay: Duration::ZERO,
             mangle_puts: false,
@@ -255,6 +258,9 @@ async fn control(
     let welcome = json!({"type": "welcome", "protocol": cfg.protocol, "features": ["media", "audio"],
         "room": "test", "you": {"id": "tui:00000001", "name": name, "role": "keeper"},
         "locale": "en", "server": "testpeer/1", "version": "0.0.0"});
+    for line in &cfg.before_welcome {
+        let _ = out.send(line.clone()).await;
+    }
     let _ = out.send(welcome.to_string()).await;
     for line in &cfg.after_welcome {
         let _ = out.send(line.clone()).await;

@@ -58,6 +58,35 @@ async fn get_verifies_caches_and_serves_the_second_request_from_disk() {
     let again = cache.get(&channel, &hash, None).await.unwrap();
     assert_eq!(again.path, got.path);
     assert_eq!(peer.state.get_count(), 1);
+    // Fetched files are the user's alone.
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&got.path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+}
+
+#[tokio::test]
+async fn a_declared_size_the_reply_contradicts_is_an_error_not_a_download() {
+    let (peer, _h, _e, channel) = setup(PeerConfig::default()).await;
+    let bytes = body(200_000, 9);
+    let hash = peer.add_blob(bytes.clone(), "text/html", "page.html", Serve::Honest);
+    let dir = tempfile::tempdir().unwrap();
+    let cache = MediaCache::open(dir.path(), u64::MAX).unwrap();
+    // A manifest that says 1 KiB for a 200 KB file.
+    let err = cache.get(&channel, &hash, Some(1024)).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            MediaError::SizeMismatch {
+                expected: 1024,
+                announced: 200_000,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(entries(&cache).is_empty(), "{:?}", entries(&cache));
+    // The right size fetches it.
+    cache.get(&channel, &hash, Some(200_000)).await.unwrap();
 }
 
 #[tokio::test]

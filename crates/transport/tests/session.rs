@@ -151,6 +151,50 @@ async fn a_line_over_one_mib_is_skipped_and_the_stream_goes_on() {
 }
 
 #[tokio::test]
+async fn a_table_that_floods_before_welcome_is_cut_off() {
+    let line = r#"{"type": "system", "level": "info", "text": "noise"}"#.to_string();
+    // A few frames before the welcome are tolerated (and kept)…
+    let few = peer(PeerConfig {
+        before_welcome: vec![line.clone(); 3],
+        ..Default::default()
+    })
+    .await;
+    let (_h, mut events) = dial(&few.ticket(), "good-key").await.unwrap();
+    wait_for(&mut events, "welcome", |e| {
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+    })
+    .await;
+    // …a flood of frames is not…
+    let many = peer(PeerConfig {
+        before_welcome: vec![line; 5000],
+        ..Default::default()
+    })
+    .await;
+    let err = dial(&many.ticket(), "good-key")
+        .await
+        .err()
+        .expect("cut off");
+    assert!(
+        matches!(err, TransportError::FloodBeforeWelcome { frames: 17, .. }),
+        "{err:?}"
+    );
+    // …and neither is one endless line (counted in bytes, not frames).
+    let endless = peer(PeerConfig {
+        before_welcome: vec!["x".repeat(4 << 20)],
+        ..Default::default()
+    })
+    .await;
+    let err = dial(&endless.ticket(), "good-key")
+        .await
+        .err()
+        .expect("cut off");
+    assert!(
+        matches!(err, TransportError::FloodBeforeWelcome { frames, bytes, .. } if frames <= 1 && bytes > 256 * 1024),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
 async fn the_join_timeout_says_the_engine_sends_nothing() {
     let peer = peer(PeerConfig {
         silent_join: true,

@@ -1,0 +1,148 @@
+//! The media cache's file handling, trusting nothing by name: private directories (0700) and
+//! files (0600), opens that never follow a symlink, and stamps that tell whether a file is the
+//! one Studio verified. The cache is shared with the terminal client (and anyone who can write
+//! there), so a name is a claim until Studio has hashed what it names.
+
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Where uploads are staged: a private directory inside the cache.
+pub(crate) const STAGING_DIR: &str = ".staging";
+
+/// Who a file is and what it holds, as far as `fstat` can tell. The change time cannot be set
+/// by anyone but the kernel, so a rewrite that restores size and mtime still changes the stamp.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    modified: Option<SystemTime>,
+    changed: (i64, i64),
+}
+
+impl Stamp {
+    pub(crate) fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Stamp {
+                dev: meta.dev(),
+                ino: meta.ino(),
+                len: meta.len(),
+                modified: meta.modified().ok(),
+                changed: (meta.ctime(), meta.ctime_nsec()),
+            }
+        }
+        #[cfg(not(unix))]
+        Stamp {
+            dev: 0,
+            ino: 0,
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            changed: (0, 0),
+        }
+    }
+
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+/// Creates `dir` (and its parents) and makes `dir` itself private to the user.
+pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    set_mode(dir, 0o700)
+}
+
+/// Tightens a path we own to `mode` (an existing cache may have been made 0755/0644).
+pub(crate) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::symlink_metadata(path)?;
+        if meta.permissions().mode() & 0o777 != mode {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
+}
+
+/// A new file only the user can read, failing if anything (a symlink included) is there.
+pub(crate) fn create_private(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+/// Opens for reading without following a symlink: a link at `path` is an error (`ELOOP`).
+pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
+    options.open(path)
+}
+
+/// A fresh staging file in the private staging directory: an unguessable name, created 0600 and
+/// exclusively (nobody can have planted it). The name starts with our pid so a later start can
+/// tell an abandoned file from one another running Studio is still using.
+pub(crate) fn staging_file(cache_dir: &Path) -> io::Result<(PathBuf, File)> {
+    let dir = cache_dir.join(STAGING_DIR);
+    private_dir(&dir)?;
+    let path = dir.join(format!(
+        "{}-{:032x}",
+        std::process::id(),
+        rand::random::<u128>()
+    ));
+    let file = create_private(&path)?;
+    Ok((path, file))
+}
+
+/// Removes staged uploads nobody is writing any more: their process is gone, or they are a day
+/// old. Runs when the cache opens.
+pub(crate) fn sweep_staging(cache_dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(cache_dir.join(STAGING_DIR)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let pid = name
+            .split_once('-')
+            .and_then(|(p, _)| p.parse::<u32>().ok());
+        let alive = pid.is_some_and(process_alive);
+        let stale = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_none_or(|age| age > Duration::from_secs(24 * 3600));
+        if !alive || stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        Path::new("/proc").join(pid.to_string()).exists()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        // Without /proc, trust the age alone.
+        true
+    }
+}
