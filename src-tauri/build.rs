@@ -8,6 +8,7 @@ fn main() {
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
         tauri_build::AppManifest::new().commands(&[
             "studio_info",
+            "startup_ticket",
             "join_table",
             "play_demo",
             "send_frame",

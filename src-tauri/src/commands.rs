@@ -24,6 +24,21 @@ pub fn studio_info() -> StudioInfo {
     }
 }
 
+/// The ticket given on the command line (or by a `loreweaver:` link), once.
+pub struct StartupTicket(std::sync::Mutex<Option<String>>);
+
+impl StartupTicket {
+    pub fn new(ticket: Option<String>) -> Self {
+        StartupTicket(std::sync::Mutex::new(ticket))
+    }
+}
+
+/// The connect screen asks once: a reload does not fill the field again.
+#[tauri::command]
+pub fn startup_ticket(startup: State<'_, StartupTicket>) -> Option<String> {
+    startup.0.lock().unwrap_or_else(|e| e.into_inner()).take()
+}
+
 /// Dials a pasted ticket and joins with an invite key; frames then flow through `on_event`.
 #[tauri::command]
 pub async fn join_table(

@@ -4,6 +4,7 @@ mod audio_director;
 mod audio_mixer;
 mod bench;
 mod clean;
+pub mod cli;
 mod commands;
 mod keeper;
 mod logging;
@@ -17,12 +18,14 @@ mod window;
 use table_session::Tables;
 
 /// Builds and runs the Studio window.
-pub fn run() {
+pub fn run(startup: cli::Startup) {
     logging::init();
     tauri::Builder::default()
         .plugin(tauri_plugin_clipboard_manager::init())
         .plugin(tauri_plugin_dialog::init())
-        .manage(bench::StartupPack::from_args())
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .manage(bench::StartupPack::new(startup.pack))
+        .manage(commands::StartupTicket::new(startup.ticket))
         .manage(Tables::new())
         .setup(|app| {
             logging::never_print(app.handle().invoke_key());
@@ -40,6 +43,7 @@ pub fn run() {
         .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
         .invoke_handler(tauri::generate_handler![
             commands::studio_info,
+            commands::startup_ticket,
             commands::join_table,
             commands::play_demo,
             commands::send_frame,

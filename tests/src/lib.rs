@@ -75,9 +75,12 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
     ));
     let data = private.join("data").to_string_lossy().into_owned();
     let cache = private.join("cache").to_string_lossy().into_owned();
+    // Where the window-state plugin keeps the window's size and place: private too.
+    let config = private.join("config").to_string_lossy().into_owned();
     let mut all: Vec<(&str, &str)> = vec![
         ("STUDIO_DATA_DIR", data.as_str()),
         ("STUDIO_MEDIA_CACHE", cache.as_str()),
+        ("XDG_CONFIG_HOME", config.as_str()),
         ("STUDIO_NETWORK", "local"),
         ("STUDIO_KEYRING", "off"),
         // The real mixer, pulled by Studio's own headless output: no sound card is probed.

@@ -84,6 +84,13 @@ pub fn ConnectScreen() -> impl IntoView {
             }
         });
     };
+    // A ticket on the command line (or from a `loreweaver:` link) fills the field.
+    leptos::task::spawn_local(async move {
+        if let Ok(Some(t)) = bridge::invoke::<_, Option<String>>("startup_ticket", &NoArgs {}).await
+        {
+            ticket.set(t);
+        }
+    });
     // `--pack <dir>` on the command line opens the bench at once.
     leptos::task::spawn_local(async move {
         if let Ok(Some(dir)) = bridge::invoke::<_, Option<String>>("startup_pack", &NoArgs {}).await
@@ -164,6 +171,17 @@ pub fn ConnectScreen() -> impl IntoView {
                             }
                         }).collect_view()}
                     </ul>
+                </section>
+            })}
+            // The very first run: what the two fields are, and the demo as the first step.
+            {move || saved.get().and_then(Result::ok).filter(|l| l.is_empty()).map(|_| view! {
+                <section id="first-run" class="first-run">
+                    <p>{t("connect.first.what")}</p>
+                    <p>{t("connect.first.demo")}</p>
+                    <button id="first-demo" type="button" class="primary" disabled=move || busy.get()
+                        on:click=move |_| start("play_demo", serde_json::json!({}))>
+                        {t("connect.demo")}
+                    </button>
                 </section>
             })}
             <form class="connect-card" on:submit=submit>

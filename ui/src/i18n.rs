@@ -52,6 +52,14 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "connect.name" => ("Name (optional)", "名字（可选）"),
         "connect.name.hint" => ("How the table will call you", "大家如何称呼你"),
         "connect.join" => ("Join table", "加入"),
+        "connect.first.what" => (
+            "A ticket is a table's address; an invite key lets you in. Your keeper makes both on their Loreweaver server (Keeper → Rooms & invites) and can send them as one block: paste it into Ticket.",
+            "票据是牌桌的地址，邀请密钥让你入座。主持人在其 Loreweaver 服务器上生成这两者（守密人 → 房间与邀请），可作为一段文字发给你：粘贴到“邀请票据”即可。",
+        ),
+        "connect.first.demo" => (
+            "New here? The demo table runs on this computer: a short scene to learn the table with.",
+            "初次使用？演示牌桌在本机运行：一段用来熟悉牌桌的小场景。",
+        ),
         "connect.remember" => ("Remember this table (and its key)", "记住这张牌桌（及其密钥）"),
         "connect.remember.file" => (
             "No system keyring answers on this machine, so the key would be kept in a file only you can read:",

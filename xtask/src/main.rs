@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_pack;
+mod bundle;
 mod cmd;
 mod conformance;
 mod dial;
@@ -21,6 +22,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   dial TICKET KEY [--name N] [--send JSON]... [--for SECS]
                         join a table with Studio's transport and print every frame as a JSON line
                         (STUDIO_NETWORK=local stays on loopback)
+  bundle                a release Studio as .deb and .rpm (Tauri's bundler), smoke-tested as installed
   bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s
 ";
 
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::run(&args[1..]),
         Some("dial") => dial::run(&args[1..]),
         Some("bench") => bench::run(),
+        Some("bundle") => bundle::run(),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

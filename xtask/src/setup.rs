@@ -207,7 +207,7 @@ fn wasm_bindgen_version() -> Result<String, String> {
     Err("ui/Cargo.lock does not pin wasm-bindgen".into())
 }
 
-fn install_tool(tools: &Path, bin: &str, krate: &str, version: &str) -> Result<(), String> {
+pub fn install_tool(tools: &Path, bin: &str, krate: &str, version: &str) -> Result<(), String> {
     let path = tools.join("bin").join(bin);
     // A major pin (tauri-driver) is satisfied by presence: its binary has no --version.
     let have = if version.len() <= 2 {

@@ -92,13 +92,13 @@ fn count(text: &str, label: &str) -> usize {
 }
 
 /// A private X server for the real window; stopped (and reaped) on drop.
-struct Xvfb {
-    name: String,
+pub struct Xvfb {
+    pub name: String,
     child: Child,
 }
 
 impl Xvfb {
-    fn start() -> Result<Self, String> {
+    pub fn start() -> Result<Self, String> {
         let n = (90..200)
             .find(|n| {
                 !PathBuf::from(format!("/tmp/.X11-unix/X{n}")).exists()

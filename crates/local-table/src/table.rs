@@ -160,9 +160,19 @@ impl Table {
 }
 
 /// The repository's demo module, when running from a checkout.
+/// The demo story: beside an installed binary (`<prefix>/share/loreweaver-studio/demo`, where
+/// the packages put it), or, in a developer's debug build, in the source tree.
 fn default_story_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
-    dir.join("story.json").exists().then_some(dir)
+    let installed = std::env::current_exe().ok().and_then(|exe| {
+        exe.parent()
+            .map(|bin| bin.join("../share/loreweaver-studio/demo"))
+    });
+    let source = cfg!(debug_assertions)
+        .then(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo"));
+    [installed, source]
+        .into_iter()
+        .flatten()
+        .find(|dir| dir.join("story.json").exists())
 }
 
 pub fn safe_name(room: &str) -> String {

@@ -11,14 +11,7 @@ use crate::table_session::{Joined, PumpBatch, Tables};
 pub struct StartupPack(pub std::sync::Mutex<Option<PathBuf>>);
 
 impl StartupPack {
-    pub fn from_args() -> Self {
-        let mut args = std::env::args_os().skip(1);
-        let mut dir = None;
-        while let Some(a) = args.next() {
-            if a == "--pack" {
-                dir = args.next().map(PathBuf::from);
-            }
-        }
+    pub fn new(dir: Option<PathBuf>) -> Self {
         StartupPack(std::sync::Mutex::new(dir))
     }
 }
