@@ -37,4 +37,22 @@ fn demo_table_plays_a_turn() {
             .then_some(())
     });
     s.screenshot(&out_dir().join("demo-turn.png"));
+    // A plain roll: its detail is all zeros and false flags, so no chip says anything.
+    studio_e2e::play::say(&s, ".r 1d6");
+    let roll = wait_for(Duration::from_secs(15), "the roll's dice line", || {
+        s.find_all(".transcript .entry.dice")
+            .into_iter()
+            .find(|d| s.text(d).contains("1d6"))
+    });
+    let chips = s
+        .execute_on(
+            &roll,
+            "return [...arguments[0].querySelectorAll('.chip')].map(c => c.textContent);",
+        )
+        .unwrap();
+    assert_eq!(
+        chips,
+        serde_json::json!([]),
+        "chips that say nothing: {chips}"
+    );
 }

@@ -70,7 +70,7 @@ fn corpus() -> Vec<String> {
     // A few long ones too, in case lengths change parsing paths.
     p.push(format!(
         "{}<script>window.__xss=1</script>",
-        "a".repeat(3000)
+        "a".repeat(5000)
     ));
     p
 }
@@ -192,6 +192,19 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
     // Give anything that might run (onerror, onload, timers) a moment.
     std::thread::sleep(Duration::from_secs(2));
     s.screenshot(&out_dir().join("untrusted-text.png"));
+    // Hostile lengths stay inside their boxes: the 5,000-character payload ran through every
+    // template and card above; nothing may reach past the window's right edge.
+    let overflowing = s
+        .execute(
+            "const vw = document.documentElement.clientWidth;
+             return [...document.querySelectorAll('main *, aside *')]
+               .filter(e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > vw + 1; })
+               .map(e => e.tagName + '.' + e.className).slice(0, 8);",
+            json!([]),
+        )
+        .expect("measuring the boxes");
+    s.screenshot(&out_dir().join("untrusted-lengths.png"));
+    assert_eq!(overflowing, json!([]), "boxes run past the window");
 
     let verdict = s
         .execute(

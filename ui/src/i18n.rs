@@ -52,6 +52,8 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "connect.name" => ("Name (optional)", "名字（可选）"),
         "connect.name.hint" => ("How the table will call you", "大家如何称呼你"),
         "connect.join" => ("Join table", "加入"),
+        "dice.vs" => ("vs", "对"),
+        "dice.tie" => ("tie", "平局"),
         "connect.first.what" => (
             "A ticket is a table's address; an invite key lets you in. Your keeper makes both on their Loreweaver server (Keeper → Rooms & invites) and can send them as one block: paste it into Ticket.",
             "票据是牌桌的地址，邀请密钥让你入座。主持人在其 Loreweaver 服务器上生成这两者（守密人 → 房间与邀请），可作为一段文字发给你：粘贴到“邀请票据”即可。",

@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 use protocol::frame::{Dice, DiceKind, Outcome};
-use protocol::session::sanitize_text;
-use serde_json::Value;
+use protocol::session::{dice_chips, key_words, sanitize_text, DiceChip};
+
+use crate::i18n::{t, Locale};
 
 fn tone(outcome: Option<&Outcome>) -> &'static str {
     match outcome {
@@ -24,14 +25,37 @@ fn number(n: f64) -> String {
     }
 }
 
-fn chip_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => sanitize_text(s),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Array(items) => items.iter().map(chip_text).collect::<Vec<_>>().join(", "),
-        Value::Null => "—".into(),
-        Value::Object(_) => "…".into(),
+/// A detail key in the player's language: the words the engines use most, else the key itself
+/// in words.
+fn chip_word(locale: Locale, key: &str) -> String {
+    let known = match key {
+        "critical_success" => Some(("Critical success", "大成功")),
+        "critical_failure" => Some(("Critical failure", "大失败")),
+        "proficient" => Some(("Proficient", "熟练")),
+        "advantage" => Some(("Advantage", "优势")),
+        "disadvantage" => Some(("Disadvantage", "劣势")),
+        "modifier" => Some(("Modifier", "调整值")),
+        "bonus" => Some(("Bonus", "奖励骰")),
+        "penalty" => Some(("Penalty", "惩罚骰")),
+        "loss" => Some(("Loss", "损失")),
+        "loss_expr" => Some(("Loss roll", "损失骰")),
+        "remaining" => Some(("Remaining", "剩余")),
+        _ => None,
+    };
+    match (known, locale) {
+        (Some((_, zh)), Locale::Zh) => zh.to_string(),
+        (Some((en, _)), _) => en.to_string(),
+        (None, _) => key_words(key),
+    }
+}
+
+fn chip_view(locale: Locale, chip: DiceChip) -> impl IntoView {
+    let word = chip_word(locale, chip.key());
+    match chip {
+        DiceChip::Flag { .. } => view! { <span class="chip flag">{word}</span> }.into_any(),
+        DiceChip::Value { text, .. } => {
+            view! { <span class="chip">{word}": "{text}</span> }.into_any()
+        }
     }
 }
 
@@ -54,12 +78,10 @@ pub fn DiceLine(dice: Dice) -> impl IntoView {
         (None, Some(e)) => Some(format!("≤ {}", number(e))),
         _ => None,
     };
-    let chips: Vec<(String, String)> = dice
-        .detail
-        .iter()
-        .flatten()
-        .map(|(k, v)| (sanitize_text(k), chip_text(v)))
-        .collect();
+    let locale = use_context::<RwSignal<Locale>>()
+        .map(|l| l.get_untracked())
+        .unwrap_or(Locale::En);
+    let chips = dice.detail.as_ref().map(dice_chips).unwrap_or_default();
     view! {
         <div class="entry dice" data-tone=tone style=format!("--tier:{}", tier.clamp(-4.0, 6.0))>
             <span class="die-icon" aria-hidden="true"></span>
@@ -71,7 +93,7 @@ pub fn DiceLine(dice: Dice) -> impl IntoView {
             {target.map(|t| view! { <span class="target">{t}</span> })}
             {dice.outcome.as_ref().map(|o| view! { <span class="outcome">{sanitize_text(&o.label)}</span> })}
             <span class="chips">
-                {chips.into_iter().map(|(k, v)| view! { <span class="chip">{k}": "{v}</span> }).collect_view()}
+                {chips.into_iter().map(|c| chip_view(locale, c)).collect_view()}
             </span>
         </div>
     }
@@ -98,10 +120,10 @@ fn opposed(dice: &Dice) -> impl IntoView {
             <span class="expr">{sanitize_text(&dice.expr)}</span>
             <div class="sides">
                 {side(dice.opposed_left(), "left")}
-                <span class="versus">"vs"</span>
+                <span class="versus">{t("dice.vs")}</span>
                 {side(dice.opposed_right(), "right")}
             </div>
-            {(winner.as_deref() == Some("tie")).then(|| view! { <span class="tie">"tie"</span> })}
+            {(winner.as_deref() == Some("tie")).then(|| view! { <span class="tie">{t("dice.tie")}</span> })}
         </div>
     }
 }

@@ -5,6 +5,7 @@
 //! view re-renders one transcript entry or one pane instead of everything.
 
 mod changes;
+mod dice_detail;
 mod now_playing;
 mod replay;
 mod sanitize;
@@ -21,6 +22,7 @@ use crate::frame::{
 };
 
 pub use changes::Changes;
+pub use dice_detail::{dice_chips, key_words, DiceChip};
 pub use now_playing::{NowPlaying, Playing};
 pub use sanitize::{sanitize_text, sanitize_value};
 pub use transcript::{
