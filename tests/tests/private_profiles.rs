@@ -25,6 +25,20 @@ fn two_profiles_keep_their_own_language() {
     wait_for(Duration::from_secs(5), "Chinese", || {
         (heading(&s) == "加入牌桌").then_some(())
     });
+    // Three themes: lamplit dark → parchment light → high contrast.
+    let theme = |s: &studio_e2e::Studio| {
+        s.execute(
+            "return document.documentElement.dataset.theme;",
+            serde_json::json!([]),
+        )
+        .unwrap()
+    };
+    assert_eq!(theme(&s), "dark");
+    s.click(&s.find("#theme-switch").unwrap());
+    assert_eq!(theme(&s), "light");
+    s.click(&s.find("#theme-switch").unwrap());
+    assert_eq!(theme(&s), "contrast");
+    s.screenshot(&studio_e2e::out_dir().join("theme-contrast.png"));
     drop(s);
     // Another profile: untouched.
     let s = open(&b);
@@ -37,6 +51,7 @@ fn two_profiles_keep_their_own_language() {
     // The first profile again: still Chinese.
     let s = open(&a);
     assert_eq!(heading(&s), "加入牌桌", "a profile forgot its language");
+    assert_eq!(theme(&s), "contrast", "a profile forgot its theme");
     assert!(
         a.join("webview").is_dir(),
         "the WebView's data is not in the profile"

@@ -6,8 +6,31 @@ use crate::i18n::Locale;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Theme {
+    /// Lamplit dark (the default).
     Dark,
+    /// Parchment light.
     Light,
+    /// High contrast: pure black and white, strong borders, a bright accent.
+    Contrast,
+}
+
+impl Theme {
+    pub fn name(self) -> &'static str {
+        match self {
+            Theme::Dark => "dark",
+            Theme::Light => "light",
+            Theme::Contrast => "contrast",
+        }
+    }
+
+    /// The theme the switch goes to next.
+    pub fn next(self) -> Theme {
+        match self {
+            Theme::Dark => Theme::Light,
+            Theme::Light => Theme::Contrast,
+            Theme::Contrast => Theme::Dark,
+        }
+    }
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -40,6 +63,7 @@ impl Prefs {
         };
         let theme = match load("studio.theme").as_deref() {
             Some("light") => Theme::Light,
+            Some("contrast") => Theme::Contrast,
             _ => Theme::Dark,
         };
         let prefs = Prefs {
@@ -56,7 +80,7 @@ impl Prefs {
         });
         Effect::new(move |_| {
             let t = prefs.theme.get();
-            let name = if t == Theme::Light { "light" } else { "dark" };
+            let name = t.name();
             store("studio.theme", name);
             if let Some(root) = document().document_element() {
                 let _ = root.set_attribute("data-theme", name);
@@ -78,8 +102,12 @@ pub fn PrefSwitches() -> impl IntoView {
             {move || crate::i18n::tr(locale.get(), "locale.switch")}
         </button>
         <button class="link" id="theme-switch" type="button"
-            on:click=move |_| theme.update(|t| *t = if *t == Theme::Dark { Theme::Light } else { Theme::Dark })>
-            {move || crate::i18n::tr(locale.get(), if theme.get() == Theme::Dark { "theme.light" } else { "theme.dark" })}
+            on:click=move |_| theme.update(|t| *t = t.next())>
+            {move || crate::i18n::tr(locale.get(), match theme.get().next() {
+                Theme::Dark => "theme.dark",
+                Theme::Light => "theme.light",
+                Theme::Contrast => "theme.contrast",
+            })}
         </button>
     }
 }

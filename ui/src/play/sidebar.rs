@@ -49,6 +49,9 @@ fn meters(resources: &[Resource]) -> impl IntoView {
 }
 
 fn variable_row(v: &Variable) -> impl IntoView {
+    let keeper_only = use_context::<RwSignal<Locale>>()
+        .map(|l| tr(l.get_untracked(), "sidebar.keeper_only"))
+        .unwrap_or("keeper only");
     let hidden = v.hidden.unwrap_or(false);
     let label = sanitize_text(&v.label);
     let body = match (&v.kind, &v.value, v.min, v.max) {
@@ -68,8 +71,8 @@ fn variable_row(v: &Variable) -> impl IntoView {
             .into_any(),
     };
     view! {
-        <div class="variable" class:hidden-var=hidden title=if hidden { "keeper only" } else { "" }>
-            {hidden.then(|| view! { <span class="lock" title="keeper only" aria-label="keeper only"></span> })}
+        <div class="variable" class:hidden-var=hidden title=if hidden { keeper_only } else { "" }>
+            {hidden.then(|| view! { <span class="lock" title=keeper_only aria-label=keeper_only></span> })}
             {body}
         </div>
     }
@@ -133,7 +136,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                             {sc.focus.as_deref().map(|f| view! { <p class="focus">{sanitize_text(f)}</p> })}
                         })}
                         {s.clock.as_ref().map(|c| view! {
-                            <p class="clock"><span class="clock-icon" aria-hidden="true"></span>{scalar(&c.time)}{c.round.map(|r| format!(" · round {r}"))}</p>
+                            <p class="clock"><span class="clock-icon" aria-hidden="true"></span>{scalar(&c.time)}{c.round.map(|r| format!(" · {} {r}", tr(locale.get_untracked(), "turn.round")))}</p>
                         })}
                     </section>
                 })}

@@ -66,7 +66,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
                     let l = locale.get();
                     let mut text = format!("{} {}", sanitize_text(&turn.actor), tr(l, "turn.busy"));
                     if let Some(a) = turn.activity.as_ref() {
-                        text.push_str(&format!(" · {}", a.as_str()));
+                        text.push_str(&format!(" · {}", activity_word(l, a)));
                     }
                     if let Some(r) = turn.round {
                         text.push_str(&format!(" · {} {r}", tr(l, "turn.round")));
@@ -152,4 +152,18 @@ fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
             .into_any()
         }
     }
+}
+
+/// What the Keeper is doing, in the player's words (an activity Studio does not know shows as
+/// the engine named it).
+fn activity_word(l: crate::i18n::Locale, a: &protocol::frame::Activity) -> String {
+    use protocol::frame::Activity;
+    let key = match a {
+        Activity::Reading => "turn.reading",
+        Activity::Dice => "turn.dice",
+        Activity::Cast => "turn.cast",
+        Activity::Bookkeeping => "turn.bookkeeping",
+        other => return sanitize_text(other.as_str()),
+    };
+    tr(l, key).to_string()
 }
