@@ -13,6 +13,7 @@ fn main() {
             "play_demo",
             "send_frame",
             "leave_table",
+            "save_transcript",
             "key_storage",
             "list_saved_tables",
             "join_saved_table",

@@ -6,6 +6,7 @@ mod bench;
 mod clean;
 pub mod cli;
 mod commands;
+mod export;
 mod keeper;
 mod logging;
 mod media_scheme;
@@ -48,6 +49,7 @@ pub fn run(startup: cli::Startup) {
             commands::play_demo,
             commands::send_frame,
             commands::leave_table,
+            export::save_transcript,
             commands::key_storage,
             commands::list_saved_tables,
             commands::join_saved_table,

@@ -53,6 +53,13 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "connect.name.hint" => ("How the table will call you", "大家如何称呼你"),
         "connect.join" => ("Join table", "加入"),
         "dice.vs" => ("vs", "对"),
+        "story.search" => ("Search the story", "搜索故事"),
+        "story.matches" => ("lines match", "行匹配"),
+        "story.clear" => ("Clear", "清除"),
+        "story.save" => ("Save", "保存"),
+        "story.markdown" => ("Save as Markdown…", "保存为 Markdown…"),
+        "story.html" => ("Save as web page…", "保存为网页…"),
+        "story.saved" => ("Saved to", "已保存到"),
         "dice.tie" => ("tie", "平局"),
         "connect.first.what" => (
             "A ticket is a table's address; an invite key lets you in. Your keeper makes both on their Loreweaver server (Keeper → Rooms & invites) and can send them as one block: paste it into Ticket.",

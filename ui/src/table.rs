@@ -60,6 +60,8 @@ pub struct Table {
     pub bench: RwSignal<Option<crate::bench::BenchStatus>>,
     /// On the bench: every intent a panel sent, and whether intents reach the table.
     pub bench_log: RwSignal<crate::bench::IntentLog>,
+    /// The story search: when not empty, the transcript shows only the lines that match.
+    pub search: RwSignal<String>,
 }
 
 pub fn now_ms() -> f64 {
@@ -79,6 +81,7 @@ impl Table {
             keeper_page: RwSignal::new(None),
             bench: RwSignal::new(None),
             bench_log: RwSignal::new(Default::default()),
+            search: RwSignal::new(String::new()),
         }
     }
 

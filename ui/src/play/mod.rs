@@ -4,6 +4,7 @@ mod dice;
 mod input;
 mod sidebar;
 mod status;
+mod story_tools;
 mod transcript;
 
 use leptos::prelude::*;

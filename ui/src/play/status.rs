@@ -76,6 +76,7 @@ pub fn StatusBar(table: Table) -> impl IntoView {
             }}
             <span class="spacer"></span>
             {move || table.demo.get().then(|| view! { <span class="status-demo">{tr(locale.get(), "status.demo")}</span> })}
+            <super::story_tools::StoryTools table=table/>
             <crate::keeper::KeeperMenu table=table/>
             <crate::panels::PanelsMenu table=table/>
             <crate::prefs::PrefSwitches/>

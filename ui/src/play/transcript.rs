@@ -5,6 +5,7 @@
 use leptos::html::Div;
 use leptos::prelude::*;
 use protocol::frame::{Speaker, TextFormat};
+use protocol::session::export::entry_matches;
 use protocol::session::{sanitize_text, Entry, EntryBody, InputFailure};
 
 use super::dice::DiceLine;
@@ -22,7 +23,17 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let window = RwSignal::new(WINDOW_STEP);
     let at_bottom = StoredValue::new(true);
     let visible = move || {
+        let query = table.search.get();
         table.model.with(|m| {
+            if !query.trim().is_empty() {
+                // A search shows every matching line (the newest window of them).
+                let hits: Vec<_> = m.iter().filter(|e| entry_matches(e, &query)).collect();
+                let start = hits.len().saturating_sub(window.get());
+                return hits[start..]
+                    .iter()
+                    .map(|e| ((e.key, e.rev), (*e).clone()))
+                    .collect::<Vec<_>>();
+            }
             let len = m.len();
             let start = len.saturating_sub(window.get());
             m.iter()
@@ -59,6 +70,21 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 {move || table.model.with(|m| m.is_empty()).then(|| view! {
                     <p class="transcript-empty">{tr(locale.get(), "play.empty")}</p>
                 })}
+                {move || {
+                    let query = table.search.get();
+                    (!query.trim().is_empty()).then(|| {
+                        let n = table.model.with(|m| m.iter().filter(|e| entry_matches(e, &query)).count());
+                        view! {
+                            <p class="search-summary" id="search-summary" data-count=n>
+                                {format!("{n} {}", tr(locale.get(), "story.matches"))}
+                                " · "
+                                <button class="link" on:click=move |_| table.search.set(String::new())>
+                                    {tr(locale.get(), "story.clear")}
+                                </button>
+                            </p>
+                        }
+                    })
+                }}
                 <For each=visible key=|(k, _)| *k let:item>
                     <EntryView entry=item.1 on_choice=on_choice/>
                 </For>

@@ -6,6 +6,7 @@
 
 mod changes;
 mod dice_detail;
+pub mod export;
 mod now_playing;
 mod replay;
 mod sanitize;
