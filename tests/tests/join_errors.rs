@@ -36,6 +36,30 @@ fn wrong_key_and_bad_ticket_are_explained() {
         "join re-enabled"
     );
 
+    // A table that closes on the key without a word (the real engine's bad_key is often lost):
+    // the screen says what most likely happened.
+    let rt = studio_e2e::peers::runtime();
+    let silent = rt
+        .block_on(transport::testpeer::TestPeer::start(
+            transport::testpeer::PeerConfig {
+                silent_bad_key: true,
+                ..Default::default()
+            },
+            Default::default(),
+        ))
+        .expect("the silent peer");
+    join(&s, &silent.ticket(), "a-deleted-key");
+    let problem = wait_for(Duration::from_secs(30), "the not-admitted problem", || {
+        let t = s.text(&s.find(".problem")?);
+        t.contains("admit").then_some(t)
+    });
+    assert!(
+        problem.contains("did not admit this invite key"),
+        "closed without a word is explained: {problem}"
+    );
+    assert!(s.find("#room").is_none(), "still on the connect screen");
+    rt.block_on(silent.shutdown());
+
     // A ticket that is not a ticket.
     join(&s, "this is not a ticket", "whatever-key");
     let problem = wait_for(Duration::from_secs(15), "the ticket problem", || {

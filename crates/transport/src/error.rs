@@ -34,6 +34,13 @@ pub enum TransportError {
         max_frames: usize,
         max_kib: usize,
     },
+    /// Closed before any answer: a real engine writes `bad_key` best-effort and closes at once,
+    /// so the frame is often lost on the way.
+    #[error(
+        "the table closed the connection without welcoming Studio: most likely it did not admit \
+         this invite key (a wrong, mistyped or deleted key)"
+    )]
+    NotAdmitted,
     #[error("the connection closed during the join: {0}")]
     Closed(String),
     #[error("{field} is {len} characters; the protocol allows at most {max}. Nothing was sent.")]

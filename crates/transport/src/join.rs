@@ -89,6 +89,9 @@ pub(crate) async fn dial_and_join(
         loop {
             let chunk = match recv.read_chunk(64 * 1024).await {
                 Ok(Some(chunk)) => chunk,
+                // Closed with nothing said: the table did not admit us (see NotAdmitted).
+                Ok(None) if events.is_empty() => return Err(TransportError::NotAdmitted),
+                Err(_) if events.is_empty() => return Err(TransportError::NotAdmitted),
                 Ok(None) => {
                     return Err(TransportError::Closed("the table ended the stream".into()))
                 }

@@ -11,12 +11,16 @@ use protocol::codec::encode_line;
 use protocol::{ClientFrame, ServerFrame};
 use tokio::sync::{mpsc, oneshot, watch};
 
+use crate::error::TransportError;
 use crate::join::{backoff, dial_and_join, is_final, to_event, Joined};
 use crate::media::{MediaChannel, MediaError};
 use crate::session::{
     closed, now_ms, AcceptReply, ConnectionStatus, JoinParams, Outgoing, SessionEvent,
     PING_INTERVAL, PONG_DEADLINE,
 };
+
+/// Reconnects closed before a welcome, in a row, that end the session as not admitted.
+pub const NOT_ADMITTED_LIMIT: u32 = 3;
 
 pub(crate) struct Supervisor {
     pub(crate) endpoint: Endpoint,
@@ -66,6 +70,9 @@ impl Supervisor {
     /// Retries with backoff until a welcome, a final refusal, or close.
     async fn reconnect(&mut self) -> std::result::Result<Joined, End> {
         let mut attempt = 0u32;
+        // A table that keeps closing on us before a welcome no longer admits the key (its
+        // `bad_key` is often lost): after a few in a row, that is the answer.
+        let mut not_admitted = 0u32;
         loop {
             attempt += 1;
             let delay = backoff(attempt);
@@ -87,7 +94,16 @@ impl Supervisor {
             match result {
                 Ok(joined) => return Ok(joined),
                 Err(e) if is_final(&e) => return Err(End::Refused(e.to_string())),
-                Err(e) => tracing::info!(attempt, "reconnect failed: {e}"),
+                Err(TransportError::NotAdmitted) if not_admitted + 1 >= NOT_ADMITTED_LIMIT => {
+                    return Err(End::Refused(TransportError::NotAdmitted.to_string()));
+                }
+                Err(e) => {
+                    not_admitted = match e {
+                        TransportError::NotAdmitted => not_admitted + 1,
+                        _ => 0,
+                    };
+                    tracing::info!(attempt, "reconnect failed: {e}");
+                }
             }
         }
     }

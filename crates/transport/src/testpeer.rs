@@ -48,6 +48,8 @@ pub struct PeerConfig {
     pub protocol: String,
     /// Never answer a join (an iroh engine sends nothing when its join timeout fires).
     pub silent_join: bool,
+    /// Close on an unknown key without a word (the real engine's `bad_key` is often lost).
+    pub silent_bad_key: bool,
     /// Raw lines written before `welcome` (a table that talks instead of answering).
     pub before_welcome: Vec<String>,
     /// Raw lines written right after `welcome` (e.g. an oversize line).
@@ -66,6 +68,7 @@ impl Default for PeerConfig {
             keys: HashMap::from([("good-key".to_string(), "Alice".to_string())]),
             protocol: protocol::PROTOCOL_VERSION.to_string(),
             silent_join: false,
+            silent_bad_key: false,
             before_welcome: Vec::new(),
             after_welcome: Vec::new(),
             get_delay: Duration::ZERO,
@@ -247,6 +250,9 @@ async fn control(
         return;
     }
     let Some(name) = join["key"].as_str().and_then(|k| cfg.keys.get(k)) else {
+        if cfg.silent_bad_key {
+            return;
+        }
         let _ = out
             .send(
                 json!({"type": "error", "code": "bad_key", "message": "Unknown key."}).to_string(),

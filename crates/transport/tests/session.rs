@@ -282,3 +282,59 @@ async fn reconnects_after_the_peer_restarts_and_refuses_a_new_major() {
     assert!(reason.contains("3.0") && reason.contains("2.3"), "{reason}");
     third.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_table_that_closes_without_a_word_did_not_admit_the_key() {
+    // The join: closed before any answer is named for what it most likely is.
+    let silent = PeerConfig {
+        silent_bad_key: true,
+        ..PeerConfig::default()
+    };
+    let peer = peer(silent.clone()).await;
+    let err = dial(&peer.ticket(), "revoked-key")
+        .await
+        .err()
+        .expect("not admitted");
+    assert!(matches!(err, TransportError::NotAdmitted), "{err:?}");
+    assert!(
+        err.to_string().contains("did not admit this invite key"),
+        "{err}"
+    );
+
+    // Mid-session: the key is revoked, the table restarts and now closes on it. A few silent
+    // closes in a row end the session (Refused), instead of reconnecting forever.
+    let state = std::sync::Arc::new(PeerState::default());
+    // Same identity before and after (the ticket names it).
+    let admitting = PeerConfig {
+        silent_bad_key: false,
+        ..silent.clone()
+    };
+    let first = TestPeer::start(admitting, state.clone()).await.unwrap();
+    let (ticket, port) = (first.ticket(), first.port());
+    let (_handle, mut events) = dial(&ticket, "good-key").await.unwrap();
+    wait_for(&mut events, "welcome", |e| {
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+    })
+    .await;
+    first.shutdown().await;
+    let revoked = TestPeer::start(
+        PeerConfig {
+            port,
+            keys: Default::default(),
+            ..silent
+        },
+        state.clone(),
+    )
+    .await
+    .unwrap();
+    let refused = wait_for(&mut events, "refusal", |e| {
+        is_status(e, |s| matches!(s, ConnectionStatus::Refused { .. }))
+    })
+    .await;
+    let SessionEvent::Status(ConnectionStatus::Refused { reason }) = refused else {
+        unreachable!()
+    };
+    assert!(reason.contains("did not admit"), "{reason}");
+    assert!(state.joins.load(std::sync::atomic::Ordering::SeqCst) >= 1 + 3);
+    revoked.shutdown().await;
+}
