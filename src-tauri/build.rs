@@ -9,6 +9,7 @@ fn main() {
         tauri_build::AppManifest::new().commands(&[
             "studio_info",
             "startup_ticket",
+            "open_log_folder",
             "join_table",
             "play_demo",
             "send_frame",

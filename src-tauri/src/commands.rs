@@ -24,6 +24,22 @@ pub fn studio_info() -> StudioInfo {
     }
 }
 
+/// Opens the log folder in the desktop's file manager, and says where it is (for a bug report,
+/// or when no file manager answers).
+#[tauri::command]
+pub fn open_log_folder(app: tauri::AppHandle) -> String {
+    use tauri_plugin_opener::OpenerExt;
+    let dir = crate::logging::log_dir();
+    let _ = std::fs::create_dir_all(&dir);
+    let shown = dir.display().to_string();
+    if std::env::var_os("STUDIO_NO_OPEN").is_none() {
+        if let Err(e) = app.opener().open_path(shown.clone(), None::<&str>) {
+            tracing::warn!("the log folder did not open: {e}");
+        }
+    }
+    shown
+}
+
 /// The ticket given on the command line (or by a `loreweaver:` link), once.
 pub struct StartupTicket(std::sync::Mutex<Option<String>>);
 

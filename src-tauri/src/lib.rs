@@ -21,9 +21,11 @@ use table_session::Tables;
 /// Builds and runs the Studio window.
 pub fn run(startup: cli::Startup) {
     logging::init();
+    tracing::info!(logs = %logging::log_dir().display(), "{} starting", cli::version_line());
     tauri::Builder::default()
         .plugin(tauri_plugin_clipboard_manager::init())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .manage(bench::StartupPack::new(startup.pack))
         .manage(commands::StartupTicket::new(startup.ticket))
@@ -45,6 +47,7 @@ pub fn run(startup: cli::Startup) {
         .invoke_handler(tauri::generate_handler![
             commands::studio_info,
             commands::startup_ticket,
+            commands::open_log_folder,
             commands::join_table,
             commands::play_demo,
             commands::send_frame,

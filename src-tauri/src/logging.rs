@@ -1,6 +1,7 @@
-//! Studio's log: `tracing` events to stderr, or to the file `STUDIO_LOG_FILE` names.
-//! `RUST_LOG` filters as usual (default: Studio's own crates at info, the rest at warn).
-//! Nothing logged carries a key: frames are logged by type, secrets redact in `Debug`.
+//! Studio's log: `tracing` events to stderr (or to the file `STUDIO_LOG_FILE` names), and always
+//! to the log folder for bug reports ([`log_dir`]: daily files, a week kept). `RUST_LOG` filters
+//! as usual (default: Studio's own crates at info, the rest at warn). Nothing logged carries a
+//! key: frames are logged by type, secrets redact in `Debug`.
 //!
 //! What others print is filtered too. Tauri writes the app's real invoke key to stderr whenever
 //! a frame posts an IPC message with a wrong one (any panel page can), so on Unix Studio's own
@@ -37,6 +38,53 @@ impl Write for SinkWriter {
     }
 }
 
+/// Where the log files go: `STUDIO_DATA_DIR/logs` for a private profile, else the platform's
+/// log folder for the app (`~/.local/share/dev.loreweaver.studio/logs` on Linux, as Tauri's
+/// `app_log_dir`).
+pub fn log_dir() -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
+        return std::path::PathBuf::from(dir).join("logs");
+    }
+    let home = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| home.join(".local/share"));
+    data.join("dev.loreweaver.studio").join("logs")
+}
+
+/// Writes to the primary output and to the log folder's current file.
+struct Tee<A, B>(A, Option<B>);
+
+impl<A: Write, B: Write> Write for Tee<A, B> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(b) = self.1.as_mut() {
+            let _ = b.write_all(buf);
+        }
+        self.0.write_all(buf)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        if let Some(b) = self.1.as_mut() {
+            let _ = b.flush();
+        }
+        self.0.flush()
+    }
+}
+
+fn rolling() -> Option<tracing_appender::rolling::RollingFileAppender> {
+    let dir = log_dir();
+    std::fs::create_dir_all(&dir).ok()?;
+    tracing_appender::rolling::Builder::new()
+        .rotation(tracing_appender::rolling::Rotation::DAILY)
+        .filename_prefix("studio")
+        .filename_suffix("log")
+        .max_log_files(7)
+        .build(&dir)
+        .ok()
+}
+
 pub fn init() {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("warn,studio_lib=info,transport=info,local_table=info"));
@@ -47,9 +95,10 @@ pub fn init() {
             .open(path)
             .ok()
     });
+    let folder = rolling();
     let sink: Sink = match file {
-        Some(file) => Arc::new(Mutex::new(Box::new(file))),
-        None => Arc::new(Mutex::new(Box::new(real_stderr()))),
+        Some(file) => Arc::new(Mutex::new(Box::new(Tee(file, folder)))),
+        None => Arc::new(Mutex::new(Box::new(Tee(real_stderr(), folder)))),
     };
     #[cfg(unix)]
     filter_stderr(sink.clone());

@@ -54,8 +54,13 @@ fn connect_screen_renders_from_wasm_and_backend_answers() {
     .unwrap();
     let ticket = a_ticket();
     let link = format!("loreweaver:{ticket}");
+    let data = dir.join("data");
     let s = open_studio_args(
-        &[("XDG_CONFIG_HOME", dir.join("config").to_str().unwrap())],
+        &[
+            ("XDG_CONFIG_HOME", dir.join("config").to_str().unwrap()),
+            ("STUDIO_DATA_DIR", data.to_str().unwrap()),
+            ("STUDIO_NO_OPEN", "1"),
+        ],
         &[&link],
     );
     // The form exists only if the wasm UI mounted; the link's ticket is in it.
@@ -100,6 +105,24 @@ fn connect_screen_renders_from_wasm_and_backend_answers() {
     });
     assert!(about.starts_with("Studio 0.1.0"), "about line: {about}");
     s.screenshot(&out_dir().join("connect.png"));
+    // The log folder for bug reports: named on screen, and the log is there.
+    s.click(&s.find("#log-folder").expect("the log folder button"));
+    let shown = wait_for(Duration::from_secs(5), "the log folder's path", || {
+        s.find("#log-folder-path").map(|p| s.text(&p))
+    });
+    assert_eq!(shown, data.join("logs").display().to_string());
+    let log = wait_for(
+        Duration::from_secs(10),
+        "a log file with Studio's lines",
+        || {
+            std::fs::read_dir(data.join("logs"))
+                .ok()?
+                .flatten()
+                .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                .find(|t| t.contains("studio_lib"))
+        },
+    );
+    assert!(!log.is_empty());
     // Submitting without a key explains what is missing.
     s.click(&s.find("#join").expect("join button"));
     let problem = wait_for(Duration::from_secs(5), "a validation message", || {

@@ -246,6 +246,7 @@ pub fn ConnectScreen() -> impl IntoView {
                     }}
                 </span>
                 <crate::prefs::PrefSwitches/>
+                <crate::prefs::LogFolder/>
             </footer>
         </section>
     }

@@ -88,6 +88,7 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "theme.light" => ("Parchment theme", "羊皮纸主题"),
         "theme.dark" => ("Lamplit theme", "灯火主题"),
         "theme.contrast" => ("High contrast", "高对比度"),
+        "prefs.logs" => ("Log folder", "日志文件夹"),
         "status.connecting" => ("Connecting…", "连接中…"),
         "status.online" => ("Online", "在线"),
         "status.reconnecting" => ("Reconnecting", "重新连接"),

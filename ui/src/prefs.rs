@@ -111,3 +111,28 @@ pub fn PrefSwitches() -> impl IntoView {
         </button>
     }
 }
+
+/// "Log folder": opens it in the file manager and says where it is (for a bug report).
+#[component]
+pub fn LogFolder() -> impl IntoView {
+    let prefs = use_context::<Prefs>().expect("prefs");
+    let locale = prefs.locale;
+    let shown = RwSignal::new(None::<String>);
+    let open = move |_| {
+        leptos::task::spawn_local(async move {
+            if let Ok(dir) =
+                crate::bridge::invoke::<_, String>("open_log_folder", &crate::bridge::NoArgs {})
+                    .await
+            {
+                shown.set(Some(dir));
+            }
+        });
+    };
+    view! {
+        <button class="link" id="log-folder" type="button" title=move || shown.get().unwrap_or_default()
+            on:click=open>
+            {move || crate::i18n::tr(locale.get(), "prefs.logs")}
+        </button>
+        {move || shown.get().map(|d| view! { <code id="log-folder-path" class="log-path">{d}</code> })}
+    }
+}

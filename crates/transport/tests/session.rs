@@ -335,6 +335,7 @@ async fn a_table_that_closes_without_a_word_did_not_admit_the_key() {
         unreachable!()
     };
     assert!(reason.contains("did not admit"), "{reason}");
-    assert!(state.joins.load(std::sync::atomic::Ordering::SeqCst) >= 1 + 3);
+    // The first join, then at least NOT_ADMITTED_LIMIT (3) silent closes.
+    assert!(state.joins.load(std::sync::atomic::Ordering::SeqCst) > 3);
     revoked.shutdown().await;
 }
