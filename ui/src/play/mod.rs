@@ -1,5 +1,6 @@
 //! The play view: the table as a player sees it.
 
+mod character;
 mod dice;
 mod input;
 mod sidebar;

@@ -88,6 +88,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
     view! {
         <aside class="sidebar">
+            <super::character::NewCharacter table=table/>
             {move || state.get().map(|s: State| view! {
                 {s.character.clone().map(|c| view! {
                     <section class="card character" id="character">

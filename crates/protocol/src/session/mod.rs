@@ -5,6 +5,7 @@
 //! view re-renders one transcript entry or one pane instead of everything.
 
 mod changes;
+pub mod characters;
 mod dice_detail;
 pub mod export;
 mod now_playing;
@@ -84,6 +85,8 @@ pub struct SessionModel {
     /// The room's player-upload policy (no frame means enabled).
     pub media_enabled: bool,
     pub audio_library: Vec<AudioLibraryItem>,
+    /// The installed packs' card files, once the table answered `list_pack_cards`.
+    pub pack_cards: Option<Vec<crate::frame::PackCard>>,
     pub audio_state: Option<AudioState>,
     /// Media rejections for the uploader, not the transcript.
     pub media_errors: Vec<ErrorFrame>,
@@ -117,6 +120,7 @@ impl Default for SessionModel {
             media: Vec::new(),
             media_enabled: true,
             audio_library: Vec::new(),
+            pack_cards: None,
             audio_state: None,
             media_errors: Vec::new(),
             media_accepts: Vec::new(),
@@ -197,6 +201,9 @@ impl SessionModel {
             ServerFrame::System(system) => self.on_system(system, &mut changes),
             ServerFrame::Error(error) => self.on_error(error, &mut changes),
             ServerFrame::Ui(ui) => self.on_ui(ui, &mut changes),
+            ServerFrame::PackCards(cards) => {
+                self.pack_cards = Some(cards.cards.clone());
+            }
             ServerFrame::State(state) => {
                 if state.is_reset() {
                     self.clear_transcript(&mut changes);
