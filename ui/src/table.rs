@@ -62,6 +62,8 @@ pub struct Table {
     pub bench_log: RwSignal<crate::bench::IntentLog>,
     /// The story search: when not empty, the transcript shows only the lines that match.
     pub search: RwSignal<String>,
+    /// A line handed back to the input box to edit (a line that was not delivered).
+    pub draft: RwSignal<Option<String>>,
 }
 
 pub fn now_ms() -> f64 {
@@ -82,6 +84,7 @@ impl Table {
             bench: RwSignal::new(None),
             bench_log: RwSignal::new(Default::default()),
             search: RwSignal::new(String::new()),
+            draft: RwSignal::new(None),
         }
     }
 
@@ -185,6 +188,19 @@ impl Table {
             m.submit_input(&text, now_ms());
         });
         self.send(ClientFrame::input(text));
+    }
+
+    /// A line that was not delivered: sent again (Retry) or handed back to the input (Edit);
+    /// either way the failed copy leaves the story.
+    pub fn retry(self, key: u64, text: String, edit: bool) {
+        self.model.update(|m| {
+            m.dismiss_failed(key);
+        });
+        if edit {
+            self.draft.set(Some(text));
+        } else {
+            self.say(text);
+        }
     }
 
     /// Sends an admin request, noting it in the keeper console so its control shows it pending.

@@ -50,6 +50,8 @@ pub struct PeerConfig {
     pub silent_join: bool,
     /// Close on an unknown key without a word (the real engine's `bad_key` is often lost).
     pub silent_bad_key: bool,
+    /// Take `input` lines without echoing them (a table that died before it got to them).
+    pub mute_inputs: bool,
     /// Raw lines written before `welcome` (a table that talks instead of answering).
     pub before_welcome: Vec<String>,
     /// Raw lines written right after `welcome` (e.g. an oversize line).
@@ -69,6 +71,7 @@ impl Default for PeerConfig {
             protocol: protocol::PROTOCOL_VERSION.to_string(),
             silent_join: false,
             silent_bad_key: false,
+            mute_inputs: false,
             before_welcome: Vec::new(),
             after_welcome: Vec::new(),
             get_delay: Duration::ZERO,
@@ -275,6 +278,7 @@ async fn control(
         let frame: Value = serde_json::from_slice(&line).unwrap_or_default();
         let reply = match frame["type"].as_str() {
             Some("ping") => json!({"type": "pong", "t": frame["t"]}),
+            Some("input") if cfg.mute_inputs => continue,
             Some("input") => json!({"type": "narrative", "id": rand::random::<u64>().to_string(),
                 "speaker": "player", "name": name, "text": frame["text"], "format": "plain"}),
             Some("media_offer") => offer(&frame, state),

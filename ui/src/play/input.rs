@@ -14,6 +14,13 @@ const COUNTER_FROM: usize = MAX_INPUT * 8 / 10;
 pub fn InputBox(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let text = RwSignal::new(String::new());
+    // A line handed back to edit (not delivered) lands here.
+    Effect::new(move |_| {
+        if let Some(d) = table.draft.get() {
+            text.set(d);
+            table.draft.set(None);
+        }
+    });
     let history = StoredValue::new(Vec::<String>::new());
     let cursor = StoredValue::new(None::<usize>);
     let area = NodeRef::<Textarea>::new();

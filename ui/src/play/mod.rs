@@ -37,6 +37,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
         }
     });
     provide_context(crate::panels::PanelsCtx::new(table));
+    provide_context(table);
     // A refusal is final (revoked key, version mismatch): back to the connect screen, saying why.
     let screen = use_context::<RwSignal<crate::Screen>>().expect("screen");
     let notice = use_context::<crate::ConnectNotice>().expect("connect notice");

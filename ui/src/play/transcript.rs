@@ -162,16 +162,37 @@ fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
             view! { <p class="entry title-line">"— "{line}" —"</p> }.into_any()
         }
         EntryBody::PendingInput(pending) => {
+            let lost = pending.failed == Some(InputFailure::NotDelivered);
             let failure = pending.failed.map(|f| match f {
                 InputFailure::Refused { message, .. } => sanitize_text(&message),
                 InputFailure::TimedOut => tr(locale.get_untracked(), "input.timeout").to_string(),
+                InputFailure::NotDelivered => {
+                    tr(locale.get_untracked(), "input.not_delivered").to_string()
+                }
             });
             let failed = failure.is_some();
+            let key = entry.key;
+            let text = pending.text.clone();
+            let table = use_context::<crate::table::Table>();
             view! {
-                <article class="entry narrative pending" data-speaker="player" class:failed=failed>
+                <article class="entry narrative pending" data-speaker="player" class:failed=failed class:lost=lost>
                     <div class="body"><p>{sanitize_text(&pending.text)}</p></div>
                     <footer class="pending-note">
                         {failure.unwrap_or_else(|| tr(locale.get_untracked(), "input.sending").to_string())}
+                        {(lost && table.is_some()).then(|| {
+                            let table = table.expect("checked");
+                            let again = text.clone();
+                            view! {
+                                " · "
+                                <button class="link retry-line" on:click=move |_| table.retry(key, again.clone(), false)>
+                                    {tr(locale.get_untracked(), "input.retry")}
+                                </button>
+                                " · "
+                                <button class="link edit-line" on:click=move |_| table.retry(key, text.clone(), true)>
+                                    {tr(locale.get_untracked(), "input.edit")}
+                                </button>
+                            }
+                        })}
                     </footer>
                 </article>
             }

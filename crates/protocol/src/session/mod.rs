@@ -309,7 +309,7 @@ impl SessionModel {
             // A (re)join replays recent history with fresh ids: hold it back and
             // match it against what is already shown. A new welcome supersedes a
             // replay still open from the previous connection.
-            self.replay = Some(replay::ReplayWindow::default());
+            self.replay = Some(replay::ReplayWindow::with_pending(self.pending.clone()));
         }
         // The old connection's turn is over for us; a live turn re-sends busy.
         if self.turn.take().is_some() {

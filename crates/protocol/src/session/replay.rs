@@ -14,6 +14,7 @@
 use crate::frame::{Dice, Narrative, ServerFrame};
 
 use super::transcript::{Entry, EntryBody, NarrativeLine, Transcript};
+use super::InputFailure;
 use super::{Changes, SessionModel};
 
 /// A rejoin's replay, held back until it ends.
@@ -22,6 +23,19 @@ pub(super) struct ReplayWindow {
     items: Vec<Replayed>,
     /// The first time a frame or tick saw the window (the caller owns the clock).
     pub(super) opened_ms: Option<f64>,
+    /// My lines still awaiting their echo when the connection came back: any the replay
+    /// does not echo were lost with the old connection.
+    pub(super) pending_at_open: Vec<u64>,
+}
+
+impl ReplayWindow {
+    /// A window that remembers which of my lines were still awaiting their echo.
+    pub(super) fn with_pending(pending_at_open: Vec<u64>) -> Self {
+        ReplayWindow {
+            pending_at_open,
+            ..Default::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -109,6 +123,17 @@ impl SessionModel {
                     let key = self.transcript.push(EntryBody::Dice(dice));
                     changes.append(key);
                 }
+            }
+        }
+        // What the replay did not echo never reached the table: say so now, not at the timeout.
+        for key in window.pending_at_open {
+            let still_waiting = self.pending.contains(&key)
+                && matches!(
+                    self.transcript.entry_by_key(key).map(|e| &e.body),
+                    Some(EntryBody::PendingInput(p)) if p.failed.is_none()
+                );
+            if still_waiting {
+                self.set_failure(key, InputFailure::NotDelivered, changes);
             }
         }
     }

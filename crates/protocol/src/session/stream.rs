@@ -246,7 +246,22 @@ impl SessionModel {
         }
     }
 
-    fn set_failure(&mut self, key: u64, failure: InputFailure, changes: &mut Changes) {
+    /// Removes one of my failed lines (the person retried it or took it back to edit).
+    pub fn dismiss_failed(&mut self, key: u64) -> Changes {
+        let mut changes = Changes::default();
+        let failed = matches!(
+            self.transcript.entry_by_key(key).map(|e| &e.body),
+            Some(EntryBody::PendingInput(p)) if p.failed.is_some()
+        );
+        if failed {
+            self.transcript.remove(key);
+            self.pending.retain(|k| *k != key);
+            changes.remove(key);
+        }
+        changes
+    }
+
+    pub(super) fn set_failure(&mut self, key: u64, failure: InputFailure, changes: &mut Changes) {
         if let Some(entry) = self.transcript.get_mut(key) {
             if let EntryBody::PendingInput(pending) = &mut entry.body {
                 pending.failed = Some(failure);

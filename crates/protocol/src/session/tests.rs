@@ -84,6 +84,7 @@ pub(super) fn shown(model: &SessionModel) -> Vec<String> {
             EntryBody::PendingInput(p) => match &p.failed {
                 None => format!("pending:{}", p.text),
                 Some(InputFailure::TimedOut) => format!("timedout:{}", p.text),
+                Some(InputFailure::NotDelivered) => format!("lost:{}", p.text),
                 Some(InputFailure::Refused { code, .. }) => format!("refused:{code}:{}", p.text),
             },
         })

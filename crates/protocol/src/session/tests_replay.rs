@@ -359,3 +359,46 @@ fn a_keeper_line_streamed_around_an_npc_is_not_replayed_twice() {
     assert_eq!(after[..before.len()], before[..]);
     assert_eq!(after.last().unwrap(), "kp:Something new.");
 }
+
+#[test]
+fn a_line_lost_with_the_connection_is_not_delivered_once_the_replay_ends() {
+    let mut m = SessionModel::new();
+    join(&mut m);
+    for n in 0..3 {
+        m.apply(&story(1, n), 0.0);
+    }
+    m.apply(&state(false), 0.0);
+    // Two lines typed; the connection drops; only the first reached the table.
+    let delivered = m.submit_input("I open the door", 1.0);
+    let lost = m.submit_input("I light the lamp", 2.0);
+    m.begin_rejoin();
+    join(&mut m);
+    for n in 0..3 {
+        m.apply(&story(2, n), 0.0);
+    }
+    m.apply(
+        &line("c2-9", "player", Some("Alice (Player)"), "I open the door"),
+        0.0,
+    );
+    let failure =
+        |m: &SessionModel, key: u64| match m.iter().find(|e| e.key == key).map(|e| &e.body) {
+            Some(EntryBody::PendingInput(p)) => Some(p.failed.clone()),
+            _ => None,
+        };
+    // Still waiting while the replay is open…
+    assert_eq!(failure(&m, lost), Some(None));
+    m.apply(&state(false), 0.0);
+    // …and told the moment it ends: the echoed one became the room's line, the other is
+    // marked, long before the two-minute timeout.
+    assert_eq!(
+        failure(&m, delivered),
+        None,
+        "the echoed line is a narrative now"
+    );
+    assert_eq!(failure(&m, lost), Some(Some(InputFailure::NotDelivered)));
+    // Retry or Edit takes it off the story; a line still waiting cannot be dismissed.
+    assert_eq!(m.dismiss_failed(lost).removed, vec![lost]);
+    assert_eq!(failure(&m, lost), None);
+    let waiting = m.submit_input("again", 3.0);
+    assert!(m.dismiss_failed(waiting).removed.is_empty());
+}

@@ -107,6 +107,9 @@ pub enum InputFailure {
     Refused { code: ErrorCode, message: String },
     /// No echo within the timeout.
     TimedOut,
+    /// Sent on a connection that dropped, and not in the table's replay after the reconnect:
+    /// the table never got it (offer Retry and Edit).
+    NotDelivered,
 }
 
 /// The ordered entries plus the narrative-id index.
