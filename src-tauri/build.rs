@@ -10,6 +10,7 @@ fn main() {
             "studio_info",
             "startup_ticket",
             "open_log_folder",
+            "notify",
             "join_table",
             "play_demo",
             "send_frame",

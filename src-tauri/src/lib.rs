@@ -26,6 +26,7 @@ pub fn run(startup: cli::Startup) {
         .plugin(tauri_plugin_clipboard_manager::init())
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_window_state::Builder::default().build())
         .manage(bench::StartupPack::new(startup.pack))
         .manage(commands::StartupTicket::new(startup.ticket))
@@ -48,6 +49,7 @@ pub fn run(startup: cli::Startup) {
             commands::studio_info,
             commands::startup_ticket,
             commands::open_log_folder,
+            commands::notify,
             commands::join_table,
             commands::play_demo,
             commands::send_frame,

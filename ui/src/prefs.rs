@@ -47,11 +47,27 @@ fn store(key: &str, value: &str) {
     }
 }
 
+/// Whether desktop notifications are on (readable outside any component: the frame pump).
+pub fn notify_enabled() -> bool {
+    load("studio.notify").as_deref() != Some("off")
+}
+
+/// The language the person chose (readable outside any component).
+pub fn stored_locale() -> Locale {
+    match load("studio.locale").as_deref() {
+        Some("zh") => Locale::Zh,
+        Some("en") => Locale::En,
+        _ => Locale::detect(),
+    }
+}
+
 /// Reactive settings, provided as context by the app.
 #[derive(Clone, Copy)]
 pub struct Prefs {
     pub locale: RwSignal<Locale>,
     pub theme: RwSignal<Theme>,
+    /// Desktop notifications while Studio is in the background (on unless switched off).
+    pub notify: RwSignal<bool>,
 }
 
 impl Prefs {
@@ -69,7 +85,14 @@ impl Prefs {
         let prefs = Prefs {
             locale: RwSignal::new(locale),
             theme: RwSignal::new(theme),
+            notify: RwSignal::new(load("studio.notify").as_deref() != Some("off")),
         };
+        Effect::new(move |_| {
+            store(
+                "studio.notify",
+                if prefs.notify.get() { "on" } else { "off" },
+            );
+        });
         // Apply to the document and remember every change.
         Effect::new(move |_| {
             let l = prefs.locale.get();
@@ -100,6 +123,11 @@ pub fn PrefSwitches() -> impl IntoView {
         <button class="link" id="locale-switch" type="button"
             on:click=move |_| locale.update(|l| *l = if *l == Locale::En { Locale::Zh } else { Locale::En })>
             {move || crate::i18n::tr(locale.get(), "locale.switch")}
+        </button>
+        <button class="link" id="notify-switch" type="button" aria-pressed=move || prefs.notify.get().to_string()
+            title=move || crate::i18n::tr(locale.get(), if prefs.notify.get() { "prefs.notify_on" } else { "prefs.notify_off" })
+            on:click=move |_| prefs.notify.update(|n| *n = !*n)>
+            {move || if prefs.notify.get() { "🔔" } else { "🔕" }}
         </button>
         <button class="link" id="theme-switch" type="button"
             on:click=move |_| theme.update(|t| *t = t.next())>

@@ -153,10 +153,16 @@ impl Table {
         if !frames.is_empty() {
             // One reactive update per batch, however many frames it holds.
             let mut staged = None;
+            let mut notice = None;
             self.model.update(|m| {
                 for f in &frames {
                     let live = !m.is_replaying();
+                    let had_turn = m.turn.is_some();
                     let changes = m.apply(f, now);
+                    if live {
+                        notice = protocol::session::notify::notice_for(m, &changes, had_turn)
+                            .or(notice.take());
+                    }
                     if let (true, Some(key)) = (live, changes.title_card) {
                         if let Some(protocol::session::EntryBody::TitleCard(card)) =
                             m.entry_by_key(key).map(|e| &e.body)
@@ -168,6 +174,9 @@ impl Table {
             });
             if staged.is_some() {
                 self.overlay.set(staged);
+            }
+            if let Some(n) = notice {
+                notify(n);
             }
         }
     }
@@ -222,4 +231,31 @@ impl Table {
             }
         });
     }
+}
+
+/// A desktop notification for `notice`, when the person has them on and Studio is not in front.
+fn notify(notice: protocol::session::notify::Notice) {
+    use protocol::session::notify::Notice;
+    let on = crate::prefs::notify_enabled();
+    let in_front = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.has_focus().ok())
+        .unwrap_or(true);
+    if !on || in_front {
+        return;
+    }
+    let l = crate::prefs::stored_locale();
+    let tr = |k| crate::i18n::tr(l, k).to_string();
+    let (kind, title, body) = match notice {
+        Notice::TurnOver => ("turn", tr("notify.turn"), tr("notify.turn_body")),
+        Notice::Letter { from } => ("letter", tr("notify.letter"), from.unwrap_or_default()),
+        Notice::TitleCard { title } => ("title", title, String::new()),
+    };
+    leptos::task::spawn_local(async move {
+        let _ = bridge::invoke::<_, ()>(
+            "notify",
+            &serde_json::json!({"kind": kind, "title": title, "body": body}),
+        )
+        .await;
+    });
 }

@@ -8,6 +8,7 @@ mod changes;
 pub mod characters;
 mod dice_detail;
 pub mod export;
+pub mod notify;
 mod now_playing;
 mod replay;
 mod sanitize;
