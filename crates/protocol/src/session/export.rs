@@ -19,14 +19,10 @@ pub fn entry_text(entry: &Entry) -> String {
         EntryBody::Dice(d) => dice_line(d),
         EntryBody::System { text, .. } => text.clone(),
         EntryBody::Error { message, .. } => message.clone(),
-        EntryBody::TitleCard(t) => {
-            let parts = [
-                t.act.as_deref(),
-                Some(t.title.as_str()),
-                t.subtitle.as_deref(),
-            ];
-            parts.into_iter().flatten().collect::<Vec<_>>().join(" ")
-        }
+        EntryBody::TitleCard(t) => present(
+            &[t.act.as_deref(), Some(&t.title), t.subtitle.as_deref()],
+            " ",
+        ),
         EntryBody::Ui(ui) => ui
             .blocks
             .iter()
@@ -35,6 +31,16 @@ pub fn entry_text(entry: &Entry) -> String {
             .join(" "),
         EntryBody::PendingInput(p) => p.text.clone(),
     }
+}
+
+/// The parts that are there, joined (a letter's to/body/from, a clipping's source and date).
+fn present(parts: &[Option<&str>], sep: &str) -> String {
+    parts
+        .iter()
+        .flatten()
+        .copied()
+        .collect::<Vec<_>>()
+        .join(sep)
 }
 
 fn speaker(n: &NarrativeLine) -> String {
@@ -86,25 +92,19 @@ fn scalar(v: &crate::frame::Scalar) -> String {
 fn block_text(b: &UiBlock) -> String {
     match b {
         UiBlock::Text(t) => t.text.clone(),
-        UiBlock::Letter(l) => [
-            l.to.as_deref(),
-            Some(&l.body),
-            l.from.as_deref(),
-            l.date.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" "),
-        UiBlock::Clipping(c) => [
-            Some(c.headline.as_str()),
-            Some(&c.body),
-            c.source.as_deref(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" "),
+        UiBlock::Letter(l) => present(
+            &[
+                l.to.as_deref(),
+                Some(&l.body),
+                l.from.as_deref(),
+                l.date.as_deref(),
+            ],
+            " ",
+        ),
+        UiBlock::Clipping(c) => present(
+            &[Some(&c.headline), Some(&c.body), c.source.as_deref()],
+            " ",
+        ),
         UiBlock::Choices(c) => {
             let options: Vec<&str> = c.options.iter().map(|o| o.label.as_str()).collect();
             format!(
@@ -187,11 +187,7 @@ fn block_markdown(b: &UiBlock) -> Option<String> {
             quoted(&s)
         }
         UiBlock::Clipping(c) => {
-            let by = [c.source.as_deref(), c.date.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(", ");
+            let by = present(&[c.source.as_deref(), c.date.as_deref()], ", ");
             let by = if by.is_empty() {
                 by
             } else {
@@ -315,11 +311,7 @@ fn block_html(b: &UiBlock) -> Option<String> {
             opt("from", &l.from.as_ref().map(|f| format!("— {f}")))
         ),
         UiBlock::Clipping(c) => {
-            let by = [c.source.as_deref(), c.date.as_deref()]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(", ");
+            let by = present(&[c.source.as_deref(), c.date.as_deref()], ", ");
             format!(
                 "<article class=\"clipping\"><p class=\"by\">{}</p><h3>{}</h3><p>{}</p></article>",
                 e(&by),
