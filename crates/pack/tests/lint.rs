@@ -263,3 +263,15 @@ fn the_repository_packs_load_clean() {
         }
     }
 }
+
+#[test]
+fn an_empty_panels_file_is_refused_not_read_as_no_panels() {
+    // What an editor's truncate-then-write leaves for a moment: the last good panels must stay.
+    for empty in ["", "\n  \n"] {
+        let (text, p) = one(empty);
+        assert!(text.starts_with("ui/panels.yaml"), "{text}");
+        assert!(p.message.contains("empty"), "{text}");
+    }
+    // No panels is said outright.
+    assert!(problems("panels: []\n").is_empty());
+}
