@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 use protocol::frame::{Dice, DiceKind, Outcome};
+use protocol::session::export::number;
 use protocol::session::{dice_chips, key_words, sanitize_text, DiceChip};
 
 use crate::i18n::{t, Locale};
@@ -14,14 +15,6 @@ fn tone(outcome: Option<&Outcome>) -> &'static str {
         Some(o) if o.success => "success",
         Some(_) => "failure",
         None => "plain",
-    }
-}
-
-fn number(n: f64) -> String {
-    if n.fract() == 0.0 && n.abs() < 1e15 {
-        format!("{}", n as i64)
-    } else {
-        format!("{n}")
     }
 }
 

@@ -53,7 +53,8 @@ fn speaker(n: &NarrativeLine) -> String {
     }
 }
 
-fn number(n: f64) -> String {
+/// A number as a dice line shows it: integral values without `.0`, others as they are.
+pub fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
     } else {
