@@ -140,11 +140,38 @@ pub async fn leave_table(tables: State<'_, Tables>) -> Result<(), String> {
     Ok(())
 }
 
+/// A saved table as the connect screen shows it: with the room's panel-code answer.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SavedTableView {
+    #[serde(flatten)]
+    pub table: SavedTable,
+    pub panel_code: Option<crate::panels::PanelCode>,
+}
+
 /// Tables joined before, most recent first (no keys: those stay in the keyring).
 #[tauri::command]
-pub fn list_saved_tables(tables: State<'_, Tables>) -> Vec<SavedTable> {
+pub fn list_saved_tables(tables: State<'_, Tables>) -> Vec<SavedTableView> {
     // The list is a file anyone could have edited: its words pass the frames' sanitiser.
-    tables.saved.list().into_iter().map(clean::saved).collect()
+    tables
+        .saved
+        .list()
+        .into_iter()
+        .map(|t| SavedTableView {
+            panel_code: tables.consent.get(&t.id),
+            table: clean::saved(t),
+        })
+        .collect()
+}
+
+/// Joins the table in play again after the window reloaded (the stall watchdog's recovery).
+#[tauri::command]
+pub async fn rejoin_table(
+    tables: State<'_, Tables>,
+    on_event: Channel<PumpBatch>,
+) -> Result<Joined, String> {
+    let joined = tables.rejoin(on_event).await.map_err(|e| clean::text(&e))?;
+    tracing::info!("rejoined the table after the window was reloaded");
+    Ok(joined)
 }
 
 /// Rejoins a saved table with its stored key.
@@ -163,6 +190,7 @@ pub async fn join_saved_table(
 /// Forgets a saved table and its key.
 #[tauri::command]
 pub fn forget_saved_table(tables: State<'_, Tables>, id: String) -> Result<(), String> {
+    tables.consent.set(&id, None)?;
     tables.saved.forget(&id)
 }
 

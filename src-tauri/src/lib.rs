@@ -31,9 +31,11 @@ pub fn run(startup: cli::Startup) {
         .manage(bench::StartupPack::new(startup.pack))
         .manage(commands::StartupTicket::new(startup.ticket))
         .manage(Tables::new())
+        .manage(panels::watchdog::Watchdog::default())
         .setup(|app| {
             logging::never_print(app.handle().invoke_key());
             window::build_main(app)?;
+            panels::watchdog::start(app.handle().clone());
             Ok(())
         })
         // A reload of the window ends every page it showed: their tokens stop answering.
@@ -41,6 +43,7 @@ pub fn run(startup: cli::Startup) {
             if payload.event() == tauri::webview::PageLoadEvent::Started {
                 use tauri::Manager;
                 webview.state::<Tables>().mounts.clear();
+                webview.state::<panels::watchdog::Watchdog>().page_load();
             }
         })
         .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
@@ -61,6 +64,13 @@ pub fn run(startup: cli::Startup) {
             commands::forget_saved_table,
             panels::mount_panel,
             panels::unmount_panel,
+            panels::panel_code,
+            panels::set_panel_code,
+            panels::set_saved_panel_code,
+            panels::watchdog::watch_stalls,
+            panels::watchdog::pong,
+            panels::watchdog::stall_recovery,
+            commands::rejoin_table,
             commands::upload_media,
             keeper::copy_text,
             keeper::copy_invite,

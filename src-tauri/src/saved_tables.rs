@@ -168,7 +168,8 @@ fn keyring_answers() -> bool {
             .is_ok_and(|e| matches!(e.get_password(), Ok(_) | Err(keyring::Error::NoEntry)))
 }
 
-fn table_id(ticket: &str, room: &str) -> String {
+/// A saved table's id: also how the room's panel-code answer is named.
+pub(crate) fn table_id(ticket: &str, room: &str) -> String {
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(format!("{}\n{room}", ticket.trim()).as_bytes());
     digest.iter().take(8).map(|b| format!("{b:02x}")).collect()

@@ -76,6 +76,22 @@ struct Inner {
     ticket: Option<String>,
     /// The pack bench's keys and watcher, while the bench is open (its table is `demo`).
     bench: Option<crate::bench::Bench>,
+    /// How the table in play was joined, for a rejoin after the window was reloaded.
+    last: Option<LastJoin>,
+}
+
+/// How to join the table in play again (no `Debug`: it holds the invite key).
+#[derive(Clone)]
+enum LastJoin {
+    Table {
+        ticket: iroh_tickets::endpoint::EndpointTicket,
+        key: String,
+        name: Option<String>,
+        local_only: bool,
+    },
+    Bench {
+        viewer: String,
+    },
 }
 
 pub struct Tables {
@@ -90,6 +106,8 @@ pub struct Tables {
     generation: std::sync::Arc<AtomicU64>,
     /// Live tier-2 panel mounts: they end with their pages, their manifest and their table.
     pub mounts: std::sync::Arc<crate::panels::Mounts>,
+    /// Whether each room's panel code may run: the person's answers, and the room in play's.
+    pub consent: crate::panels::Consent,
 }
 
 /// This viewer's panel list, as last received.
@@ -105,6 +123,68 @@ impl Tables {
             generation: std::sync::Arc::new(AtomicU64::new(0)),
             audio: std::sync::OnceLock::new(),
             mounts: Default::default(),
+            consent: crate::panels::Consent::new(studio_dir()),
+        }
+    }
+
+    /// The room in play as panel-code answers name it: a saved table's id (ticket + room),
+    /// or the demo table, or the bench.
+    pub async fn room_key(&self, room: &str) -> String {
+        let inner = self.inner.lock().await;
+        if inner.bench.is_some() {
+            crate::panels::consent::BENCH_ROOM.to_string()
+        } else if inner.demo.is_some() {
+            crate::panels::consent::DEMO_ROOM.to_string()
+        } else {
+            crate::saved_tables::table_id(inner.ticket.as_deref().unwrap_or_default(), room)
+        }
+    }
+
+    /// Joins the table in play again on a fresh page channel (after the window was reloaded):
+    /// a demo or bench table keeps running and keeps its room.
+    pub async fn rejoin(&self, on_event: Channel<PumpBatch>) -> Result<Joined, String> {
+        let last = self
+            .inner
+            .lock()
+            .await
+            .last
+            .clone()
+            .ok_or("there is no table to rejoin")?;
+        match last {
+            LastJoin::Bench { viewer } => self.bench_view(&viewer, on_event).await,
+            LastJoin::Table {
+                ticket,
+                key,
+                name,
+                local_only,
+            } => {
+                let mode = if local_only {
+                    NetworkMode::LocalOnly
+                } else {
+                    NetworkMode::from_env()
+                };
+                let endpoint = bind(mode).await.map_err(|e| e.to_string())?;
+                self.connect(
+                    endpoint,
+                    ticket.clone(),
+                    key.clone(),
+                    name.clone(),
+                    on_event,
+                    None,
+                )
+                .await?;
+                let mut inner = self.inner.lock().await;
+                inner.last = Some(LastJoin::Table {
+                    ticket,
+                    key,
+                    name,
+                    local_only,
+                });
+                Ok(Joined {
+                    demo: inner.demo.is_some(),
+                    bench: None,
+                })
+            }
         }
     }
 
@@ -174,8 +254,21 @@ impl Tables {
             key: key.clone(),
             saved: self.saved.clone(),
         });
-        self.connect(endpoint, parsed, key, name, on_event, remember)
-            .await?;
+        self.connect(
+            endpoint,
+            parsed.clone(),
+            key.clone(),
+            name.clone(),
+            on_event,
+            remember,
+        )
+        .await?;
+        self.inner.lock().await.last = Some(LastJoin::Table {
+            ticket: parsed,
+            key,
+            name,
+            local_only: false,
+        });
         Ok(Joined {
             demo: false,
             bench: None,
@@ -211,8 +304,25 @@ impl Tables {
         // The demo never leaves the machine, whatever the user's network setting.
         let joined = match bind(NetworkMode::LocalOnly).await {
             Ok(endpoint) => {
-                self.connect(endpoint, ticket, keys.keeper, None, on_event, None)
-                    .await
+                let joined = self
+                    .connect(
+                        endpoint,
+                        ticket.clone(),
+                        keys.keeper.clone(),
+                        None,
+                        on_event,
+                        None,
+                    )
+                    .await;
+                if joined.is_ok() {
+                    self.inner.lock().await.last = Some(LastJoin::Table {
+                        ticket,
+                        key: keys.keeper.clone(),
+                        name: None,
+                        local_only: true,
+                    });
+                }
+                joined
             }
             Err(e) => Err(e.to_string()),
         };
@@ -291,6 +401,9 @@ impl Tables {
             .map_err(|e| e.to_string())?;
         self.connect(endpoint, ticket, key, None, on_event, None)
             .await?;
+        self.inner.lock().await.last = Some(LastJoin::Bench {
+            viewer: viewer.to_string(),
+        });
         Ok(Joined {
             demo: false,
             bench: Some(status),
@@ -338,8 +451,10 @@ impl Tables {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clear();
-        // A join without a leave: the last table's pages are gone, so are their tokens.
+        // A join without a leave: the last table's pages are gone, so are their tokens, and
+        // nothing mounts until the new room's answer is asked for.
         self.mounts.clear();
+        self.consent.leave();
         let current = Current {
             generation,
             latest: self.generation.clone(),
@@ -450,6 +565,7 @@ impl Tables {
             inner.channel = None;
             inner.ticket = None;
             inner.bench = None;
+            inner.last = None;
             (inner.session.take(), inner.demo.take())
         };
         // Leaving the table silences it.
@@ -468,6 +584,7 @@ impl Tables {
             .unwrap_or_else(|e| e.into_inner())
             .clear();
         self.mounts.clear();
+        self.consent.leave();
         if let Some(t) = demo {
             t.shutdown().await;
         }

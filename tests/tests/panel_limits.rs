@@ -42,6 +42,8 @@ fn panel_pages_over_their_limits_say_why() {
     peer.add_blob(page, "text/html", "index.html", Serve::Honest);
     let s = open_studio_with(&[("STUDIO_NETWORK", "local")]);
     join(&s, &peer.ticket(), "good-key");
+    // The room's code runs only once the person says so.
+    studio_e2e::keeper::click(&s, "#panel-code-run");
     let why = |id: &str| {
         let css = format!(".slot-sidebar[data-panel='limits/{id}'] .panel-why");
         wait_for(Duration::from_secs(30), &format!("{id}'s notice"), || {

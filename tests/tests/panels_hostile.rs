@@ -167,6 +167,12 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         s.text(&notice)
     );
     s.screenshot(&out_dir().join("panels-tier1.png"));
+    // Not one page starts before the person lets this room's code run.
+    assert!(
+        s.find("iframe.lw-panel-frame").is_none(),
+        "a page started unasked"
+    );
+    click(&s, "#panel-code-run");
 
     // Tier 2 in the modal, opened from the status bar's Panels menu.
     s.click(&s.find("#panels-menu").expect("Panels menu"));

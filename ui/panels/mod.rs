@@ -25,7 +25,36 @@ use crate::templates::UiBlocksView;
 
 /// Longest intent value (the server's cap).
 pub const MAX_INTENT_CHARS: usize = PanelIntent::MAX_VALUE_CHARS;
-const BLOCKS_ONLY_KEY: &str = "lw.panels.blocksOnly";
+
+/// Whether this room's panel code (tier-2 pages) may run: the person's answer, kept by the
+/// backend per room and asked before any page of the room starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Code {
+    /// Not known yet (the backend is being asked).
+    Unknown,
+    /// Never answered for this room: ask, and draw fallbacks meanwhile.
+    Ask,
+    Run,
+    Blocks,
+}
+
+impl Code {
+    fn wire(self) -> Option<&'static str> {
+        match self {
+            Code::Run => Some("run"),
+            Code::Blocks => Some("blocks"),
+            _ => None,
+        }
+    }
+
+    fn from_wire(code: Option<&str>) -> Code {
+        match code {
+            Some("run") => Code::Run,
+            Some("blocks") => Code::Blocks,
+            _ => Code::Ask,
+        }
+    }
+}
 
 /// Panel state shared by the slots, the status-bar menu and the dialog.
 #[derive(Clone, Copy)]
@@ -33,8 +62,10 @@ pub struct PanelsCtx {
     pub table: Table,
     /// The open modal panel's id.
     pub modal: RwSignal<Option<String>>,
-    /// Render every tier-2 panel's fallback instead of its page.
-    pub blocks_only: RwSignal<bool>,
+    /// This room's answer: pages run only on `Run`.
+    pub code: RwSignal<Code>,
+    /// The room the answer belongs to (as its welcome names it).
+    code_room: RwSignal<Option<String>>,
     /// The one-line "this room ships panel code" notice (None once dismissed / never).
     pub notice: RwSignal<Option<String>>,
     notice_shown_for: StoredValue<Option<String>>,
@@ -47,19 +78,46 @@ pub struct PanelsCtx {
 
 impl PanelsCtx {
     pub fn new(table: Table) -> Self {
-        let blocks_only = storage()
-            .and_then(|s| s.get_item(BLOCKS_ONLY_KEY).ok().flatten())
-            .is_some_and(|v| v == "1");
         let ctx = PanelsCtx {
             table,
             modal: RwSignal::new(None),
-            blocks_only: RwSignal::new(blocks_only),
+            code: RwSignal::new(Code::Unknown),
+            code_room: RwSignal::new(None),
             notice: RwSignal::new(None),
             notice_shown_for: StoredValue::new(None),
             gate: RwSignal::new(IntentGate::default()),
             collapsed: RwSignal::new(Vec::new()),
             menu_open: RwSignal::new(false),
         };
+        // A room's welcome: ask the backend for this room's answer (which also tells it which
+        // room's pages it may mount from now on).
+        Effect::new(move |_| {
+            let room = table
+                .model
+                .with(|m| m.welcome.as_ref().map(|w| w.room.clone()));
+            let Some(room) = room else { return };
+            if ctx.code_room.get_untracked().as_deref() == Some(room.as_str()) {
+                return;
+            }
+            ctx.code_room.set(Some(room.clone()));
+            ctx.code.set(Code::Unknown);
+            leptos::task::spawn_local(async move {
+                #[derive(serde::Serialize)]
+                struct Args {
+                    room: String,
+                }
+                let code = crate::bridge::invoke::<_, Option<String>>(
+                    "panel_code",
+                    &Args { room: room.clone() },
+                )
+                .await
+                .ok()
+                .flatten();
+                if ctx.code_room.try_get_untracked().flatten().as_deref() == Some(room.as_str()) {
+                    let _ = ctx.code.try_set(Code::from_wire(code.as_deref()));
+                }
+            });
+        });
         // The first manifest of a room that carries tier-2 panels: say how many and how big.
         Effect::new(move |_| {
             let (room, count, bytes) = table.model.with(|m| {
@@ -92,17 +150,41 @@ impl PanelsCtx {
                 return;
             }
             ctx.notice_shown_for.set_value(Some(room));
-            let mb = bytes as f64 / 1_000_000.0;
-            ctx.notice.set(Some(format!("{count}|{mb:.2}")));
+            ctx.notice.set(Some(format!("{count}|{bytes}")));
         });
         ctx
     }
 
-    pub fn set_blocks_only(self, on: bool) {
-        self.blocks_only.set(on);
-        if let Some(s) = storage() {
-            let _ = s.set_item(BLOCKS_ONLY_KEY, if on { "1" } else { "0" });
-        }
+    /// The person's answer for this room: stored by the backend first, so no page mounts
+    /// before the backend allows it.
+    pub fn set_code(self, code: Code) {
+        let Some(room) = self.code_room.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            #[derive(serde::Serialize)]
+            struct Args {
+                room: String,
+                code: Option<&'static str>,
+            }
+            let args = Args {
+                room,
+                code: code.wire(),
+            };
+            if crate::bridge::invoke::<_, ()>("set_panel_code", &args)
+                .await
+                .is_ok()
+            {
+                let _ = self.code.try_set(code);
+            }
+        });
+    }
+
+    /// Whether the room's manifest brings any tier-2 page.
+    pub fn has_code(self) -> bool {
+        self.table
+            .model
+            .with(|m| m.panels.iter().any(|p| p.tier == 2))
     }
 
     /// A panel wants to act as the player. `gesture`: it follows a real gesture in that panel.
@@ -165,10 +247,6 @@ impl PanelsCtx {
     }
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
-
 pub(crate) fn txt(locale: Locale, key: &str) -> String {
     let (en, zh) = match key {
         "menu" => ("Panels", "面板"),
@@ -180,6 +258,21 @@ pub(crate) fn txt(locale: Locale, key: &str) -> String {
         "retry" => ("Retry", "重试"),
         "loading" => ("Loading panel…", "正在加载面板…"),
         "blocks_only" => ("Blocks only", "仅显示区块"),
+        "run_code" => ("Run panel code", "运行面板代码"),
+        "run_question" => (
+            "Run them? Until you choose, each panel shows its plain blocks.",
+            "要运行它们吗？在你选择之前，每个面板只显示其普通区块。",
+        ),
+        "code_switch" => ("Run this room's panel code", "运行此房间的面板代码"),
+        "crashed" => ("This panel stopped with an error.", "此面板因错误而停止。"),
+        "stalled" => (
+            "A panel page stopped the window from answering",
+            "一个面板页面使窗口停止响应",
+        ),
+        "stalled_after" => (
+            "Studio restarted the view and turned this room's panel code off. You can turn it back on from the Panels menu.",
+            "Studio 已重新载入界面，并关闭了此房间的面板代码。你可以在“面板”菜单中重新开启。",
+        ),
         "none" => ("No panels", "没有面板"),
         "dismiss" => ("Dismiss", "关闭"),
         "wants_to_send" => ("wants to send:", "想要发送："),
@@ -196,14 +289,29 @@ pub(crate) fn txt(locale: Locale, key: &str) -> String {
     }
 }
 
-fn notice_text(locale: Locale, raw: &str) -> String {
-    let (count, mb) = raw.split_once('|').unwrap_or((raw, "0"));
-    match locale {
-        Locale::En => format!(
-            "This room's packs run {count} panel page{} of their own ({mb} MB), sandboxed with no network.",
-            if count == "1" { "" } else { "s" }
+/// "3 KB", "1.2 MB": what a person reads at a glance.
+fn size_text(bytes: u64) -> String {
+    if bytes < 1_000_000 {
+        format!("{} KB", bytes.div_ceil(1000).max(1))
+    } else {
+        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
+    }
+}
+
+/// The notice's words for `raw` = "count|bytes"; `ask`: before the person has answered.
+fn notice_text(locale: Locale, raw: &str, ask: bool) -> String {
+    let (count, bytes) = raw.split_once('|').unwrap_or((raw, "0"));
+    let size = size_text(bytes.parse().unwrap_or(0));
+    let plural = if count == "1" { "" } else { "s" };
+    match (locale, ask) {
+        (Locale::En, false) => format!(
+            "This room's packs run {count} panel page{plural} of their own ({size}), sandboxed with no network."
         ),
-        Locale::Zh => format!("此房间的扩展包自带 {count} 个面板页面（{mb} MB），在无网络的沙箱中运行。"),
+        (Locale::En, true) => format!(
+            "This room's packs bring {count} panel page{plural} with code of their own ({size}). They would run sandboxed, with no network."
+        ),
+        (Locale::Zh, false) => format!("此房间的扩展包自带 {count} 个面板页面（{size}），在无网络的沙箱中运行。"),
+        (Locale::Zh, true) => format!("此房间的扩展包带有 {count} 个含自有代码的面板页面（{size}），将在无网络的沙箱中运行。"),
     }
 }
 
@@ -350,21 +458,49 @@ pub fn SidebarPanels(table: Table) -> impl IntoView {
 pub fn TrayPanels(table: Table) -> impl IntoView {
     let c = ctx();
     let locale = locale();
-    let has_any =
-        move || !panels_in(table, PanelSlot::Tray).is_empty() || c.notice.with(Option::is_some);
+    let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
+    let has_any = move || {
+        !panels_in(table, PanelSlot::Tray).is_empty()
+            || c.notice.with(Option::is_some)
+            || stall.with(Option::is_some)
+    };
     view! {
         <Show when=has_any>
             <div class="lw-tray" id="panel-tray">
-                {move || c.notice.get().map(|n| view! {
-                    <div class="panel-code-notice" id="panel-code-notice">
-                        <span>{notice_text(locale.get(), &n)}</span>
-                        <label class="blocks-only">
-                            <input type="checkbox" id="blocks-only" prop:checked=move || c.blocks_only.get()
-                                on:change=move |ev| c.set_blocks_only(event_target_checked(&ev))/>
-                            {move || txt(locale.get(), "blocks_only")}
-                        </label>
-                        <button class="link" on:click=move |_| c.notice.set(None)>{move || txt(locale.get(), "dismiss")}</button>
-                    </div>
+                {move || stall.get().map(|titles| {
+                    let names = titles.iter().map(|t| format!("“{}”", t.pick(locale.get().code()))).collect::<Vec<_>>().join(", ");
+                    view! {
+                        <div class="panel-code-notice panel-stall" id="panel-stall-notice" role="alert">
+                            <span>{move || txt(locale.get(), "stalled")}" ("{names}"). "{move || txt(locale.get(), "stalled_after")}</span>
+                            <button class="link" on:click=move |_| stall.set(None)>{move || txt(locale.get(), "dismiss")}</button>
+                        </div>
+                    }
+                })}
+                {move || c.notice.get().map(|n| if c.code.get() == Code::Ask {
+                    // Asked before any page of this room starts.
+                    view! {
+                        <div class="panel-code-notice ask" id="panel-code-notice" role="alertdialog">
+                            <span>{notice_text(locale.get(), &n, true)}" "{move || txt(locale.get(), "run_question")}</span>
+                            <button class="primary" id="panel-code-run" on:click=move |_| c.set_code(Code::Run)>
+                                {move || txt(locale.get(), "run_code")}
+                            </button>
+                            <button class="secondary" id="panel-code-blocks" on:click=move |_| c.set_code(Code::Blocks)>
+                                {move || txt(locale.get(), "blocks_only")}
+                            </button>
+                        </div>
+                    }.into_any()
+                } else {
+                    view! {
+                        <div class="panel-code-notice" id="panel-code-notice">
+                            <span>{notice_text(locale.get(), &n, false)}</span>
+                            <label class="blocks-only">
+                                <input type="checkbox" id="blocks-only" prop:checked=move || c.code.get() == Code::Blocks
+                                    on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Blocks } else { Code::Run })/>
+                                {move || txt(locale.get(), "blocks_only")}
+                            </label>
+                            <button class="link" on:click=move |_| c.notice.set(None)>{move || txt(locale.get(), "dismiss")}</button>
+                        </div>
+                    }.into_any()
                 })}
                 <div class="tray-row">
                     <For each=move || panels_in(table, PanelSlot::Tray) key=|(k, _)| k.clone() let:item>
@@ -393,6 +529,13 @@ pub fn PanelsMenu(table: Table) -> impl IntoView {
                 </button>
                 <Show when=move || c.menu_open.get()>
                     <div class="panels-menu-list" role="menu">
+                        <Show when=move || c.has_code() && matches!(c.code.get(), Code::Run | Code::Blocks | Code::Ask)>
+                            <label class="panel-code-switch small">
+                                <input type="checkbox" id="panel-code-switch" prop:checked=move || c.code.get() == Code::Run
+                                    on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Run } else { Code::Blocks })/>
+                                {move || txt(locale.get(), "code_switch")}
+                            </label>
+                        </Show>
                         {move || {
                             let list = modals();
                             if list.is_empty() {

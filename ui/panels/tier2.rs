@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{ctx, host, locale, txt, TemplateBlocks, MAX_INTENT_CHARS};
+use super::{ctx, host, locale, txt, Code, TemplateBlocks, MAX_INTENT_CHARS};
 use crate::table::Table;
 
 /// How long a page has to say `ready`.
@@ -117,17 +117,24 @@ fn unmount(url: String) {
     });
 }
 
-/// A tier-2 panel: its page, or its fallback (blocks-only, failed to start).
+/// A tier-2 panel: its page once the person let this room's code run, else its fallback
+/// (not answered yet, blocks only, failed to start).
 #[component]
 pub fn Tier2Panel(panel: UiManifestPanel) -> impl IntoView {
     let c = ctx();
+    let locale = locale();
     let attempt = RwSignal::new(0u32);
     move || {
         let n = attempt.get();
-        if c.blocks_only.get() {
-            view! { <Fallback panel=panel.clone() retry=None/> }.into_any()
-        } else {
-            view! { <Frame panel=panel.clone() attempt=attempt n=n/> }.into_any()
+        match c.code.get() {
+            Code::Run => view! { <Frame panel=panel.clone() attempt=attempt n=n/> }.into_any(),
+            Code::Unknown => {
+                view! { <p class="panel-notice loading">{move || txt(locale.get(), "loading")}</p> }
+                    .into_any()
+            }
+            Code::Ask | Code::Blocks => {
+                view! { <Fallback panel=panel.clone() retry=None/> }.into_any()
+            }
         }
     }
 }
@@ -280,8 +287,13 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                         c.intent(&panel_id, kind, value, gesture);
                     }
                 }
-                // A crash before ready: the fallback. After ready the page keeps running.
-                Some("panel_error") if !ready.get_untracked() => fail(phase),
+                // A crash, before or after ready: the fallback, with Retry.
+                Some("panel_error") => {
+                    if ready.get_untracked() {
+                        let _ = why.try_set(txt(locale.get_untracked(), "crashed"));
+                    }
+                    fail(phase)
+                }
                 _ => {}
             }
         });

@@ -37,6 +37,15 @@ struct SavedTable {
     ticket: String,
     room: String,
     role: String,
+    /// The room's panel-code answer: "run", "blocks", or none (asked on the next join).
+    #[serde(default)]
+    panel_code: Option<String>,
+}
+
+/// The window was reloaded because a panel page froze it: which pages were running.
+#[derive(Clone, Debug, Deserialize)]
+struct Recovery {
+    panels: Vec<protocol::frame::Localized>,
 }
 
 /// Where a remembered key would be kept (asked before anything is saved).
@@ -84,6 +93,16 @@ pub fn ConnectScreen() -> impl IntoView {
             }
         });
     };
+    // Back from a window a panel page froze: straight back into the room, its code off.
+    let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
+    leptos::task::spawn_local(async move {
+        if let Ok(Some(r)) =
+            bridge::invoke::<_, Option<Recovery>>("stall_recovery", &NoArgs {}).await
+        {
+            stall.set(Some(r.panels));
+            start("rejoin_table", serde_json::json!({}));
+        }
+    });
     // A ticket on the command line (or from a `loreweaver:` link) fills the field.
     leptos::task::spawn_local(async move {
         if let Ok(Some(t)) = bridge::invoke::<_, Option<String>>("startup_ticket", &NoArgs {}).await
@@ -155,6 +174,8 @@ pub fn ConnectScreen() -> impl IntoView {
                         {tables.into_iter().enumerate().map(|(i, table)| {
                             let id = table.id.clone();
                             let id_forget = table.id.clone();
+                            let id_code = table.id.clone();
+                            let code = table.panel_code.clone().unwrap_or_default();
                             view! {
                                 <li class="saved-table" class:last=i == 0>
                                     <button class="saved-join" type="button" disabled=move || busy.get()
@@ -167,6 +188,21 @@ pub fn ConnectScreen() -> impl IntoView {
                                     <button class="saved-forget link" type="button" title=t("connect.forget")
                                         aria-label=t("connect.forget")
                                         on:click=move |_| forget(id_forget.clone())>"×"</button>
+                                    <label class="saved-code small">
+                                        {t("connect.panel_code")}
+                                        <select class="saved-panel-code" on:change=move |ev| {
+                                            let v = event_target_value(&ev);
+                                            let code = (!v.is_empty()).then_some(v);
+                                            let args = serde_json::json!({ "id": id_code.clone(), "code": code });
+                                            leptos::task::spawn_local(async move {
+                                                let _ = bridge::invoke::<_, ()>("set_saved_panel_code", &args).await;
+                                            });
+                                        }>
+                                            <option value="" selected=code.is_empty()>{t("connect.code_ask")}</option>
+                                            <option value="run" selected=code == "run">{t("connect.code_run")}</option>
+                                            <option value="blocks" selected=code == "blocks">{t("connect.code_blocks")}</option>
+                                        </select>
+                                    </label>
                                 </li>
                             }
                         }).collect_view()}

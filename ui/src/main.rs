@@ -45,6 +45,25 @@ pub struct AppOwner(pub Owner);
 #[derive(Clone, Copy)]
 pub struct ConnectNotice(pub RwSignal<Option<String>>);
 
+/// The titles of the panel pages that were running when one froze the window (the backend's
+/// watchdog reloaded it and the table was rejoined with the room's panel code off).
+#[derive(Clone, Copy)]
+pub struct StallNotice(pub RwSignal<Option<Vec<protocol::frame::Localized>>>);
+
+/// Answers the backend's heartbeat: a window that stops answering while a panel page runs is
+/// ended and reloaded by the backend (see `panels::watchdog` there).
+fn answer_heartbeat() {
+    let on_ping = bridge::channel(|_| {
+        leptos::task::spawn_local(async {
+            let _ = bridge::invoke::<_, ()>("pong", &bridge::NoArgs {}).await;
+        });
+    });
+    leptos::task::spawn_local(async move {
+        let _ = bridge::invoke::<_, ()>("watch_stalls", &serde_json::json!({ "onPing": on_ping }))
+            .await;
+    });
+}
+
 /// Which screen fills the window.
 #[derive(Clone, Copy)]
 pub enum Screen {
@@ -64,6 +83,8 @@ fn App() -> impl IntoView {
     let screen = RwSignal::new(Screen::Connect);
     provide_context(screen);
     provide_context(ConnectNotice(RwSignal::new(None)));
+    provide_context(StallNotice(RwSignal::new(None)));
+    answer_heartbeat();
     view! {
         <main class="studio">
             {move || match screen.get() {

@@ -6,14 +6,17 @@
 //! policy has no `connect-src`), no IPC (Tauri's globals live in the main frame only) and no
 //! reach into the app. It talks to the host by `postMessage`, checked on both sides.
 
+pub mod consent;
 pub mod mounts;
 pub mod origin;
 mod page;
 pub mod scheme;
+pub mod watchdog;
 
 #[cfg(test)]
 mod tests;
 
+pub use consent::{Consent, PanelCode};
 pub use mounts::{Mounted, Mounts};
 pub use origin::SCHEME;
 
@@ -43,4 +46,43 @@ pub fn unmount_panel(tables: State<'_, Tables>, url: String) {
         .map(|rest| rest.trim_matches('/'))
         .unwrap_or_default();
     tables.mounts.unmount(token);
+}
+
+/// The person's answer for the room in play (`room` as its welcome names it), or none yet:
+/// asked before any page of the room starts. From now on the backend mounts by this answer.
+#[tauri::command]
+pub async fn panel_code(
+    tables: State<'_, Tables>,
+    room: String,
+) -> Result<Option<PanelCode>, String> {
+    let key = tables.room_key(&room).await;
+    let code = tables.consent.enter(&key);
+    tracing::info!(?code, "this room's panel code");
+    Ok(code)
+}
+
+/// The person answered (or changed their answer) for the room in play; `None` asks again.
+#[tauri::command]
+pub async fn set_panel_code(
+    tables: State<'_, Tables>,
+    room: String,
+    code: Option<PanelCode>,
+) -> Result<(), String> {
+    let key = tables.room_key(&room).await;
+    tables.consent.set(&key, code)?;
+    if code != Some(PanelCode::Run) {
+        // Turned off: running pages end now, not at their next unmount.
+        tables.mounts.clear();
+    }
+    Ok(())
+}
+
+/// The answer for a saved table, changed from the connect screen.
+#[tauri::command]
+pub fn set_saved_panel_code(
+    tables: State<'_, Tables>,
+    id: String,
+    code: Option<PanelCode>,
+) -> Result<(), String> {
+    tables.consent.set(&id, code)
 }

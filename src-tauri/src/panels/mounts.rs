@@ -102,6 +102,16 @@ impl Mounts {
         self.map().len()
     }
 
+    /// How many pages are live.
+    pub fn count(&self) -> usize {
+        self.map().len()
+    }
+
+    /// The live pages' titles (for the notice after a stall).
+    pub fn titles(&self) -> Vec<protocol::frame::Localized> {
+        self.map().values().map(|m| m.spec.title.clone()).collect()
+    }
+
     pub(super) fn get(&self, token: &str) -> Option<Arc<Mount>> {
         self.map().get(token).cloned()
     }
@@ -151,6 +161,10 @@ pub async fn mount(
     panel: &str,
     theme: &serde_json::Value,
 ) -> Result<Mounted, String> {
+    // The person's answer for this room, held by the backend: no answer, no page.
+    if !tables.consent.allowed() {
+        return Err("This room's panel code is off.".into());
+    }
     let p: UiManifestPanel = tables
         .panel(panel)
         .filter(|p| p.tier == 2)
