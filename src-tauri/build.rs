@@ -29,6 +29,8 @@ fn main() {
             "pong",
             "stall_recovery",
             "rejoin_table",
+            "set_sound_levels",
+            "sound_report",
             "upload_media",
             "copy_text",
             "copy_invite",

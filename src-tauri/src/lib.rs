@@ -1,7 +1,6 @@
 //! Loreweaver Studio's backend: owns every socket, file and sound; the WebView owns every pixel.
 
-mod audio_director;
-mod audio_mixer;
+mod audio;
 mod bench;
 mod clean;
 pub mod cli;
@@ -71,6 +70,8 @@ pub fn run(startup: cli::Startup) {
             panels::watchdog::pong,
             panels::watchdog::stall_recovery,
             commands::rejoin_table,
+            audio::commands::set_sound_levels,
+            audio::commands::sound_report,
             commands::upload_media,
             keeper::copy_text,
             keeper::copy_invite,

@@ -101,7 +101,7 @@ pub struct Tables {
     manifest: Manifest,
     pub saved: std::sync::Arc<SavedTables>,
     /// Music, ambience and effects: started on first use, kept for the app's life.
-    audio: std::sync::OnceLock<crate::audio_mixer::AudioMixer>,
+    audio: std::sync::OnceLock<crate::audio::AudioMixer>,
     /// Bumped on every join: which session's pump may still update shared state.
     generation: std::sync::Arc<AtomicU64>,
     /// Live tier-2 panel mounts: they end with their pages, their manifest and their table.
@@ -195,11 +195,14 @@ impl Tables {
     }
 
     /// The mixer (headless where there is no sound device, or with `STUDIO_AUDIO=headless`).
-    pub fn audio(&self) -> &crate::audio_mixer::AudioMixer {
-        self.audio.get_or_init(|| {
-            let headless = std::env::var("STUDIO_AUDIO").as_deref() == Ok("headless");
-            crate::audio_mixer::AudioMixer::start(headless)
-        })
+    pub fn audio(&self) -> &crate::audio::AudioMixer {
+        self.audio
+            .get_or_init(|| crate::audio::AudioMixer::start(self.audio_headless()))
+    }
+
+    /// Whether sound goes to the headless output (tests, machines without a device).
+    pub fn audio_headless(&self) -> bool {
+        std::env::var("STUDIO_AUDIO").as_deref() == Ok("headless")
     }
 
     /// The verified media cache (`~/.loreweaver/cache/media`, shared with the terminal client).
@@ -428,14 +431,13 @@ impl Tables {
         let (handle, events) = Session::connect(endpoint, ticket, params)
             .await
             .map_err(|e| e.to_string())?;
-        let director = self
-            .cache()
-            .ok()
-            .map(|cache| crate::audio_director::AudioDirector {
-                cache: cache.clone(),
-                session: handle.clone(),
-                mixer: self.audio().clone(),
-            });
+        let director = self.cache().ok().map(|cache| {
+            crate::audio::director::AudioDirector::new(
+                cache.clone(),
+                handle.clone(),
+                self.audio().clone(),
+            )
+        });
         // One table at a time: a join racing another closes the older session.
         {
             let mut inner = self.inner.lock().await;
@@ -571,8 +573,9 @@ impl Tables {
         // Leaving the table silences it.
         if let Some(audio) = self.audio.get() {
             for layer in ["bgm", "ambience", "sfx"] {
-                audio.send(crate::audio_mixer::AudioCommand::Stop {
+                audio.send(crate::audio::AudioCommand::Stop {
                     layer: layer.into(),
+                    fade_ms: 0,
                 });
             }
         }
@@ -616,19 +619,18 @@ async fn pump(
     mounts: std::sync::Arc<crate::panels::Mounts>,
     mut remember: Option<Remember>,
     current: Current,
-    director: Option<crate::audio_director::AudioDirector>,
+    director: Option<crate::audio::director::AudioDirector>,
 ) {
     let mut track = |event: &SessionEvent| match event {
         SessionEvent::Frame(ServerFrame::AudioControl(c)) if current.is_current() => {
-            if let Some(d) = director.clone() {
-                let c = c.clone();
-                tauri::async_runtime::spawn(async move { d.control(c).await });
+            // In arrival order: the director keeps each layer's frames in sequence.
+            if let Some(d) = &director {
+                d.control(c);
             }
         }
         SessionEvent::Frame(ServerFrame::AudioState(state)) if current.is_current() => {
-            if let Some(d) = director.clone() {
-                let state = state.clone();
-                tauri::async_runtime::spawn(async move { d.state(state).await });
+            if let Some(d) = &director {
+                d.state(state);
             }
         }
         SessionEvent::Frame(ServerFrame::UiManifest(m)) if current.is_current() => {

@@ -120,6 +120,12 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "status.audio" => ("Playing at the table", "牌桌正在播放"),
         "status.demo" => ("Demo table", "演示牌桌"),
         "status.leave" => ("Leave", "离开"),
+        "sound.master" => ("All sound", "全部声音"),
+        "sound.bgm" => ("Music", "音乐"),
+        "sound.ambience" => ("Ambience", "环境音"),
+        "sound.sfx" => ("Effects", "音效"),
+        "sound.mute" => ("Mute", "静音"),
+        "sound.unmute" => ("Unmute", "取消静音"),
         "play.empty" => (
             "The table is quiet. Say something to begin.",
             "牌桌很安静。说点什么开始吧。",

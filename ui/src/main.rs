@@ -85,6 +85,7 @@ fn App() -> impl IntoView {
     provide_context(ConnectNotice(RwSignal::new(None)));
     provide_context(StallNotice(RwSignal::new(None)));
     answer_heartbeat();
+    play::restore_sound();
     view! {
         <main class="studio">
             {move || match screen.get() {

@@ -4,7 +4,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::commands::{system_all, system_frame};
-use crate::ids::{new_id, now_ms};
+use crate::ids::{new_id, now_ts};
 use crate::room::{Member, RoomState};
 
 /// Finds a library item by exact name/title, hash prefix, or name substring.
@@ -37,12 +37,80 @@ fn parse_volume(raw: &str) -> Option<f64> {
     Some(v.clamp(0.0, 1.0))
 }
 
+/// `<name|title|hash-prefix> [loop|once] [vol N] [fade MS]`, options anywhere after the name.
+#[derive(Debug, Default, PartialEq)]
+struct PlayArgs {
+    query: String,
+    looped: Option<bool>,
+    volume: Option<f64>,
+    fade_ms: Option<u64>,
+}
+
+fn parse_play(arg: &str) -> PlayArgs {
+    let mut out = PlayArgs::default();
+    let mut words = Vec::new();
+    let mut tokens = arg.split_whitespace().peekable();
+    while let Some(t) = tokens.next() {
+        match t.to_lowercase().as_str() {
+            "loop" if !words.is_empty() => out.looped = Some(true),
+            "once" if !words.is_empty() => out.looped = Some(false),
+            "vol" | "volume" if !words.is_empty() => {
+                if let Some(v) = tokens.peek().and_then(|n| parse_volume(n)) {
+                    out.volume = Some(v);
+                    tokens.next();
+                } else {
+                    words.push(t);
+                }
+            }
+            "fade" if !words.is_empty() => {
+                if let Some(ms) = tokens.peek().and_then(|n| n.parse::<u64>().ok()) {
+                    out.fade_ms = Some(ms);
+                    tokens.next();
+                } else {
+                    words.push(t);
+                }
+            }
+            _ => words.push(t),
+        }
+    }
+    out.query = words.join(" ");
+    out
+}
+
+/// `fade MS` on stop/pause/resume/volume.
+fn parse_fade(arg: &str) -> Option<u64> {
+    let mut tokens = arg.split_whitespace();
+    while let Some(t) = tokens.next() {
+        if t.eq_ignore_ascii_case("fade") {
+            return tokens.next().and_then(|n| n.parse().ok());
+        }
+    }
+    None
+}
+
+/// The state frame as the engine sends it: all three layers, sfx never playing.
 fn state_frame(st: &RoomState) -> Value {
-    json!({"type": "audio_state", "layers": st.saved.audio})
+    let layers: Vec<Value> = ["ambience", "bgm", "sfx"]
+        .iter()
+        .map(|layer| {
+            st.saved
+                .audio
+                .iter()
+                .find(|l| l["layer"] == *layer)
+                .cloned()
+                .unwrap_or_else(|| json!({"layer": layer, "playing": false}))
+        })
+        .collect();
+    json!({"type": "audio_state", "layers": layers})
 }
 
 fn layer_mut<'a>(st: &'a mut RoomState, layer: &str) -> Option<&'a mut Value> {
     st.saved.audio.iter_mut().find(|l| l["layer"] == layer)
+}
+
+/// The audio_state a joiner gets (the engine's shape).
+pub fn join_state(st: &RoomState) -> Value {
+    state_frame(st)
 }
 
 /// `announce` adds the system reply a typed command gets; story cues stay silent.
@@ -50,49 +118,52 @@ pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &st
     if !member.is_keeper() {
         return member.send(&system_frame("Only the keeper can control audio."));
     }
-    let (action, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let (action, arg) = if layer == "sfx" && !matches!(action, "play" | "stop") {
-        ("play", rest)
+    let rest = rest.trim();
+    let (first, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    // `play` may be left out: `.bgm sea`, `.sfx thunder`.
+    let (action, arg) = if matches!(first, "play" | "stop" | "pause" | "resume" | "volume") {
+        (first, arg)
     } else {
-        (action, arg)
+        ("play", rest)
     };
     let mut control = Map::new();
     control.insert("type".into(), json!("audio_control"));
     control.insert("id".into(), json!(new_id()));
     control.insert("action".into(), json!(action));
     control.insert("layer".into(), json!(layer));
+    control.insert("server_ts".into(), json!(now_ts()));
     let reply;
     match action {
         "play" => {
-            let Some(item) = find_audio(st, arg) else {
-                return system_all(st, &format!("Audio not found: {}", arg.trim()));
+            let args = parse_play(arg);
+            let Some(item) = find_audio(st, &args.query) else {
+                return system_all(st, &format!("Audio not found: {}", args.query));
             };
-            let looped = layer != "sfx";
-            let volume = layer_mut(st, layer)
-                .and_then(|l| l["volume"].as_f64())
-                .unwrap_or(0.8);
+            let looped = args.looped.unwrap_or(layer != "sfx");
             for k in ["hash", "mime", "name", "title"] {
                 if let Some(v) = item.get(k) {
                     control.insert(k.into(), v.clone());
                 }
             }
             control.insert("loop".into(), json!(looped));
-            control.insert("volume".into(), json!(volume));
-            control.insert("fade_ms".into(), json!(if looped { 1500 } else { 0 }));
-            control.insert("position_ms".into(), json!(0));
-            control.insert("server_ts".into(), json!(now_ms()));
+            if let Some(v) = args.volume {
+                control.insert("volume".into(), json!(v));
+            }
+            if let Some(f) = args.fade_ms {
+                control.insert("fade_ms".into(), json!(f));
+            }
             if layer != "sfx" {
                 let mut entry = Map::new();
                 entry.insert("layer".into(), json!(layer));
+                entry.insert("playing".into(), json!(true));
                 for k in ["hash", "mime", "name", "title"] {
                     if let Some(v) = item.get(k) {
                         entry.insert(k.into(), v.clone());
                     }
                 }
-                entry.insert("playing".into(), json!(true));
-                entry.insert("volume".into(), json!(volume));
-                entry.insert("loop".into(), json!(true));
-                entry.insert("started_at".into(), json!(now_ms()));
+                entry.insert("volume".into(), json!(args.volume.unwrap_or(1.0)));
+                entry.insert("loop".into(), json!(looped));
+                entry.insert("started_at".into(), json!(now_ts()));
                 st.saved.audio.retain(|l| l["layer"] != layer);
                 st.saved.audio.push(Value::Object(entry));
             }
@@ -102,15 +173,24 @@ pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &st
             );
         }
         "stop" => {
-            st.saved.audio.retain(|l| l["layer"] != layer);
-            control.insert("fade_ms".into(), json!(1000));
+            // The engine keeps the track named, not playing.
+            if let Some(l) = layer_mut(st, layer) {
+                l["playing"] = json!(false);
+            }
+            if let Some(f) = parse_fade(arg) {
+                control.insert("fade_ms".into(), json!(f));
+            }
             reply = format!("Stopped {layer}.");
         }
         "pause" | "resume" => {
             let Some(l) = layer_mut(st, layer) else {
                 return system_all(st, &format!("Nothing is playing on {layer}."));
             };
+            // `started_at` is not moved by a resume (as the engine does).
             l["playing"] = json!(action == "resume");
+            if let Some(f) = parse_fade(arg) {
+                control.insert("fade_ms".into(), json!(f));
+            }
             reply = format!(
                 "{} {layer}.",
                 if action == "pause" {
@@ -121,27 +201,57 @@ pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &st
             );
         }
         "volume" => {
-            let Some(v) = parse_volume(arg) else {
-                return member.send(&system_frame("Usage: .bgm volume <0-100>"));
+            let Some(v) = arg.split_whitespace().next().and_then(parse_volume) else {
+                return member.send(&system_frame(&format!("Usage: .{layer} volume <0-100>")));
             };
             if let Some(l) = layer_mut(st, layer) {
                 l["volume"] = json!(v);
             }
             control.insert("volume".into(), json!(v));
+            if let Some(f) = parse_fade(arg) {
+                control.insert("fade_ms".into(), json!(f));
+            }
             reply = format!("{layer} volume {}%.", (v * 100.0).round());
         }
-        _ => {
-            return member.send(&system_frame(&format!(
-                "Usage: .{layer} play <audio>|stop|pause|resume|volume <0-100>"
-            )))
-        }
+        _ => unreachable!("the action is one of the five"),
     }
     st.broadcast(&Value::Object(control));
+    // A fresh audio_state follows every bgm/ambience control.
     if layer != "sfx" {
         let frame = state_frame(st);
         st.broadcast(&frame);
     }
     if announce {
         system_all(st, &reply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn play_options_follow_the_name() {
+        assert_eq!(
+            parse_play("sea at night loop vol 50 fade 2000"),
+            PlayArgs {
+                query: "sea at night".into(),
+                looped: Some(true),
+                volume: Some(0.5),
+                fade_ms: Some(2000)
+            }
+        );
+        assert_eq!(
+            parse_play("thunder once volume 0.3"),
+            PlayArgs {
+                query: "thunder".into(),
+                looped: Some(false),
+                volume: Some(0.3),
+                fade_ms: None
+            }
+        );
+        // A name that is an option word stays a name.
+        assert_eq!(parse_play("loop").query, "loop");
+        assert_eq!(parse_fade("fade 700"), Some(700));
     }
 }

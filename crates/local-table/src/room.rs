@@ -330,7 +330,7 @@ impl RoomState {
         );
         out.extend(self.saved.audio_items.iter().rev().take(50).rev().cloned());
         if !self.saved.audio_items.is_empty() || !self.saved.audio.is_empty() {
-            out.push(json!({"type": "audio_state", "layers": self.saved.audio}));
+            out.push(crate::audio::join_state(self));
         }
         if !self.saved.media_enabled {
             out.push(json!({"type": "media_enabled", "enabled": false}));

@@ -167,7 +167,20 @@ async fn commands_reply_as_system_and_everyone_sees_them() {
         ]
     );
     assert_eq!(kf[1]["action"], "play");
-    assert_eq!(kf[2]["layers"][0]["playing"], true);
+    // As the engine: seconds on the table's clock, all three layers in the state.
+    assert!(
+        kf[1]["server_ts"].as_f64().unwrap() < 1e11,
+        "server_ts in seconds"
+    );
+    assert!(kf[1].get("position_ms").is_none() && kf[1].get("volume").is_none());
+    let layers = kf[2]["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 3);
+    let bgm = layers.iter().find(|l| l["layer"] == "bgm").unwrap();
+    assert_eq!(bgm["playing"], true);
+    assert!(
+        bgm["started_at"].as_f64().unwrap() < 1e11,
+        "started_at in seconds"
+    );
     keeper.input(".bgm volume 40").await;
     let kf = keeper.until_state().await;
     assert_eq!(kf[1]["volume"], 0.4);

@@ -4,6 +4,7 @@
 //! components only draw it and send requests through [`Table::admin`]. Screens open over the
 //! play view, which stays mounted underneath so the table keeps streaming.
 
+mod deck;
 mod keys;
 mod model;
 mod room;
@@ -26,15 +27,17 @@ pub enum Page {
     Model,
     Room,
     Skills,
+    Sound,
     Switches,
 }
 
 impl Page {
-    const ALL: [Page; 5] = [
+    const ALL: [Page; 6] = [
         Page::Keys,
         Page::Model,
         Page::Room,
         Page::Skills,
+        Page::Sound,
         Page::Switches,
     ];
 
@@ -44,6 +47,7 @@ impl Page {
             Page::Model => "model",
             Page::Room => "room",
             Page::Skills => "skills",
+            Page::Sound => "sound",
             Page::Switches => "switches",
         }
     }
@@ -54,6 +58,7 @@ impl Page {
             Page::Model => "keeper.page.model",
             Page::Room => "keeper.page.room",
             Page::Skills => "keeper.page.skills",
+            Page::Sound => "keeper.page.sound",
             Page::Switches => "keeper.page.switches",
         }
     }
@@ -129,6 +134,7 @@ pub fn KeeperScreen(table: Table) -> impl IntoView {
                         Page::Model => view! { <model::ModelPage table=table/> }.into_any(),
                         Page::Room => view! { <room::RoomPage table=table/> }.into_any(),
                         Page::Skills => view! { <skills::SkillsPage table=table/> }.into_any(),
+                        Page::Sound => view! { <deck::DeckPage table=table/> }.into_any(),
                         Page::Switches => view! { <switches::SwitchesPage table=table/> }.into_any(),
                     }}
                 </div>

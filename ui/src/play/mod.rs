@@ -4,6 +4,8 @@ mod character;
 mod dice;
 mod input;
 mod sidebar;
+mod sound;
+pub use sound::restore as restore_sound;
 mod status;
 mod story_tools;
 mod transcript;

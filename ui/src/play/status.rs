@@ -62,18 +62,7 @@ pub fn StatusBar(table: Table) -> impl IntoView {
                     </span>
                 }
             })}
-            {move || {
-                let playing = table.model.with(|m| m.now_playing.0.clone());
-                (!playing.is_empty()).then(|| view! {
-                    <span class="now-playing" id="now-playing" title=move || tr(locale.get(), "status.audio")>
-                        {playing.into_iter().map(|(layer, p)| view! {
-                            <span class="layer" data-layer=layer class:paused=p.paused>
-                                "♪ "{protocol::session::sanitize_text(&p.title)}
-                            </span>
-                        }).collect_view()}
-                    </span>
-                })
-            }}
+            <super::sound::SoundMenu table=table/>
             <span class="spacer"></span>
             {move || table.demo.get().then(|| view! { <span class="status-demo">{tr(locale.get(), "status.demo")}</span> })}
             <super::story_tools::StoryTools table=table/>

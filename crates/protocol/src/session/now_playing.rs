@@ -21,17 +21,25 @@ fn title(title: Option<&String>, name: Option<&String>) -> String {
 }
 
 impl NowPlaying {
+    /// A state replaces what is known, except a layer this client saw paused: pause and stop
+    /// both read `playing:false`, and the fresh state after a pause must not hide it.
     pub fn reset(&mut self, state: &AudioState) {
+        let before = std::mem::take(&mut self.0);
         self.0 = state
             .layers
             .iter()
-            .filter(|l| l.playing && l.layer.as_str() != "sfx")
-            .map(|l| {
-                let playing = Playing {
-                    title: title(l.title.as_ref(), l.name.as_ref()),
-                    paused: false,
+            .filter(|l| l.layer.as_str() != "sfx")
+            .filter_map(|l| {
+                let layer = l.layer.as_str().to_string();
+                let playing = if l.playing {
+                    Playing {
+                        title: title(l.title.as_ref(), l.name.as_ref()),
+                        paused: false,
+                    }
+                } else {
+                    before.get(&layer).filter(|p| p.paused)?.clone()
                 };
-                (l.layer.as_str().to_string(), playing)
+                Some((layer, playing))
             })
             .collect();
     }
@@ -93,5 +101,29 @@ mod tests {
             serde_json::json!({"id":"4","action":"stop","layer":"bgm"}),
         ));
         assert!(!now.0.contains_key("bgm"));
+    }
+
+    #[test]
+    fn a_paused_layer_survives_the_state_that_follows_its_pause() {
+        let mut now = NowPlaying::default();
+        let state = |playing: bool| -> AudioState {
+            serde_json::from_value(serde_json::json!({"type":"audio_state","layers":[
+                {"layer":"bgm","hash":"a","name":"sea.wav","playing":playing}]}))
+            .unwrap()
+        };
+        now.reset(&state(true));
+        now.control(&control(
+            serde_json::json!({"type":"audio_control","id":"p","action":"pause","layer":"bgm"}),
+        ));
+        now.reset(&state(false));
+        assert!(
+            now.0["bgm"].paused,
+            "the paused track is still shown, paused"
+        );
+        now.control(&control(
+            serde_json::json!({"type":"audio_control","id":"s","action":"stop","layer":"bgm"}),
+        ));
+        now.reset(&state(false));
+        assert!(now.0.is_empty(), "a stopped track is gone");
     }
 }
