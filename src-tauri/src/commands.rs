@@ -193,21 +193,3 @@ pub fn forget_saved_table(tables: State<'_, Tables>, id: String) -> Result<(), S
     tables.consent.set(&id, None)?;
     tables.saved.forget(&id)
 }
-
-/// Shares a picture or a sound with the room. The body is the file's raw bytes; `x-name` and
-/// `x-mime` headers name it. Answers at once with an id; progress arrives on the table channel.
-#[tauri::command]
-pub fn upload_media(
-    app: tauri::AppHandle,
-    request: tauri::ipc::Request<'_>,
-) -> Result<u64, String> {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use tauri::Manager;
-    static NEXT: AtomicU64 = AtomicU64::new(1);
-    let payload = crate::upload::Payload::from_request(&request)?;
-    let id = NEXT.fetch_add(1, Ordering::Relaxed);
-    tauri::async_runtime::spawn(async move {
-        app.state::<Tables>().upload(id, payload).await;
-    });
-    Ok(id)
-}

@@ -8,11 +8,10 @@ mod commands;
 mod export;
 mod keeper;
 mod logging;
-mod media_scheme;
+mod media;
 mod panels;
 mod saved_tables;
 mod table_session;
-mod upload;
 mod window;
 
 use table_session::Tables;
@@ -31,6 +30,7 @@ pub fn run(startup: cli::Startup) {
         .manage(commands::StartupTicket::new(startup.ticket))
         .manage(Tables::new())
         .manage(panels::watchdog::Watchdog::default())
+        .manage(media::share::Shares::default())
         .setup(|app| {
             logging::never_print(app.handle().invoke_key());
             window::build_main(app)?;
@@ -45,7 +45,14 @@ pub fn run(startup: cli::Startup) {
                 webview.state::<panels::watchdog::Watchdog>().page_load();
             }
         })
-        .register_asynchronous_uri_scheme_protocol("lwmedia", media_scheme::serve)
+        // Files dropped on the window are shared like picked ones (paths, never bytes).
+        .on_webview_event(|webview, event| {
+            if let tauri::WebviewEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
+                use tauri::Manager;
+                media::share::share_paths(webview.app_handle(), paths.clone());
+            }
+        })
+        .register_asynchronous_uri_scheme_protocol("lwmedia", media::scheme::serve)
         .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
         .invoke_handler(tauri::generate_handler![
             commands::studio_info,
@@ -72,7 +79,9 @@ pub fn run(startup: cli::Startup) {
             commands::rejoin_table,
             audio::commands::set_sound_levels,
             audio::commands::sound_report,
-            commands::upload_media,
+            media::share::share_files,
+            media::share::pick_and_share,
+            media::share::cancel_upload,
             keeper::copy_text,
             keeper::copy_invite,
             bench::startup_pack,

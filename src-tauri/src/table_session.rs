@@ -12,9 +12,7 @@ use tauri::ipc::Channel;
 use tokio::sync::mpsc;
 use transport::endpoint::{bind, NetworkMode};
 use transport::media_cache::MediaCache;
-use transport::session::{
-    ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle, UploadOutcome,
-};
+use transport::session::{ConnectionStatus, JoinParams, Session, SessionEvent, SessionHandle};
 use transport::ticket::parse_ticket;
 
 use crate::saved_tables::SavedTables;
@@ -32,7 +30,7 @@ pub enum PumpEvent {
     Status(ConnectionStatus),
     DecodeError(String),
     Oversize(usize),
-    Upload(crate::upload::UploadView),
+    Upload(crate::media::share::UploadView),
     /// The pack bench reloaded (or refused) the pack.
     Bench(crate::bench::BenchStatus),
 }
@@ -473,87 +471,10 @@ impl Tables {
         Ok(())
     }
 
-    /// Shares a file with the room; progress and the outcome go to the page's channel.
-    pub async fn upload(&self, id: u64, payload: crate::upload::Payload) {
-        let (session, channel) = {
-            let inner = self.inner.lock().await;
-            (inner.session.clone(), inner.channel.clone())
-        };
-        let Some(channel) = channel else { return };
-        let mut view = crate::upload::UploadView {
-            id,
-            name: payload.name.clone(),
-            sent: 0,
-            total: payload.bytes.len() as u64,
-            done: None,
-            error: None,
-        };
-        crate::upload::report(&channel, &view);
-        let outcome = match (session, self.cache()) {
-            (None, _) => Err("not at a table".to_string()),
-            (_, Err(e)) => Err(e),
-            (Some(session), Ok(cache)) => {
-                self.put(&session, cache, &payload, &channel, &mut view)
-                    .await
-            }
-        };
-        match outcome {
-            Ok(hash) => {
-                view.sent = view.total;
-                view.done = Some(hash);
-            }
-            Err(e) => view.error = Some(e),
-        }
-        crate::upload::report(&channel, &view);
-    }
-
-    async fn put(
-        &self,
-        session: &SessionHandle,
-        cache: &MediaCache,
-        payload: &crate::upload::Payload,
-        channel: &Channel<PumpBatch>,
-        view: &mut crate::upload::UploadView,
-    ) -> Result<String, String> {
-        // A private staging file (unguessable name, 0600, swept at start if we crash):
-        // streamed, hashed and PUT from disk.
-        let stage = |e: std::io::Error| format!("could not stage the file: {e}");
-        let (temp, file) = cache.staging_file().map_err(stage)?;
-        let mut file = tokio::fs::File::from_std(file);
-        tokio::io::AsyncWriteExt::write_all(&mut file, &payload.bytes)
-            .await
-            .map_err(stage)?;
-        drop(file);
-        let request = transport::session::UploadRequest {
-            path: temp.clone(),
-            name: payload.name.clone(),
-            mime: payload.mime.clone(),
-        };
-        let mut last_pct = 0;
-        let progress_view = view.clone();
-        let result = session
-            .upload(&request, |sent, total| {
-                // At most one report per percent: a 128 MiB file is not 2,000 IPC calls.
-                let pct = (sent * 100).checked_div(total).unwrap_or(100);
-                if pct != last_pct {
-                    last_pct = pct;
-                    let mut v = progress_view.clone();
-                    v.sent = sent;
-                    v.total = total;
-                    crate::upload::report(channel, &v);
-                }
-            })
-            .await;
-        let outcome = match result {
-            Ok(UploadOutcome::Stored { hash } | UploadOutcome::Existing { hash }) => {
-                // Our own bytes, already verified by hash: no need to fetch them back.
-                let _ = cache.insert_file(&temp, &hash).await;
-                Ok(hash)
-            }
-            Err(e) => Err(e.to_string()),
-        };
-        let _ = tokio::fs::remove_file(&temp).await;
-        outcome
+    /// The session and the page's channel an upload reports to.
+    pub async fn upload_context(&self) -> (Option<SessionHandle>, Option<Channel<PumpBatch>>) {
+        let inner = self.inner.lock().await;
+        (inner.session.clone(), inner.channel.clone())
     }
 
     pub async fn send(&self, frame: ClientFrame) -> Result<(), String> {

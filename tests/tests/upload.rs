@@ -1,32 +1,61 @@
-//! Sharing a picture: picked in the window, offered and PUT by the backend with progress, then
-//! shown to the room from the verified cache.
+//! Sharing pictures and sounds: paths handed to the backend (the command a drop on the window
+//! calls), read from disk and PUT with progress, then shown to the room from the verified
+//! cache; refusals said next to the upload; a long upload cancelled.
 
 use std::time::Duration;
+use studio_e2e::keeper::click;
 use studio_e2e::peers::fresh_dir;
 use studio_e2e::play::open_demo;
 use studio_e2e::{out_dir, wait_for};
 
 /// A small picture in the static SVG subset the table accepts.
 const SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#d9a441"/></svg>"##;
+/// One the table refuses after the bytes arrive: it carries a script.
+const BAD_SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>"##;
+
+/// What a drop of `paths` on the window does (the same backend command).
+fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
+    let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    s.execute(
+        "window.__TAURI_INTERNALS__.invoke('share_files', { paths: arguments[0] }).then((r) => { window.__shared = JSON.stringify(r); }, (e) => { window.__shared = 'ERR ' + String(e); }); return 0;",
+        serde_json::json!([list]),
+    )
+    .expect("sharing by path");
+    let answer = wait_for(Duration::from_secs(10), "the share answer", || {
+        s.execute(
+            "const r = window.__shared; window.__shared = null; return r || null;",
+            serde_json::json!([]),
+        )
+        .ok()?
+        .as_str()
+        .map(str::to_string)
+    });
+    assert!(!answer.starts_with("ERR"), "{answer}");
+}
+
+/// The upload row for `name`: (state, text).
+fn row(s: &studio_e2e::Studio, name: &str) -> Option<(String, String)> {
+    let v = s
+        .execute(
+            "const u = Array.from(document.querySelectorAll('.uploads .upload'))
+               .find((u) => u.textContent.includes(arguments[0]));
+             return u ? [u.dataset.state, u.textContent] : null;",
+            serde_json::json!([name]),
+        )
+        .ok()?;
+    Some((v[0].as_str()?.to_string(), v[1].as_str()?.to_string()))
+}
 
 #[test]
-fn a_picture_is_shared_with_progress_and_shown_from_the_cache() {
+fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     let dir = fresh_dir("upload");
     let picture = dir.join("gold dot.svg");
     std::fs::write(&picture, SVG).expect("writing the picture");
     let s = open_demo();
-    let picker = s
-        .find("#share-file")
-        .expect("the share button's file input");
-    s.type_text(&picker, picture.to_str().unwrap());
+    drop_files(&s, &[&picture]);
     wait_for(Duration::from_secs(30), "the upload to finish", || {
-        let done = s
-            .execute(
-                "const d = document.querySelector(\".upload[data-state='done']\"); return d ? d.textContent : '';",
-                serde_json::json!([]),
-            )
-            .ok()?;
-        done.as_str()?.contains("gold dot.svg").then_some(())
+        let (state, _) = row(&s, "gold dot.svg")?;
+        (state == "done").then_some(())
     });
     // The room's `media` broadcast puts it in the sidebar, served by lwmedia from the cache.
     wait_for(Duration::from_secs(20), "the shared picture", || {
@@ -42,4 +71,44 @@ fn a_picture_is_shared_with_progress_and_shown_from_the_cache() {
         (v.as_f64().unwrap_or(0.0) > 0.0).then_some(())
     });
     s.screenshot(&out_dir().join("upload.png"));
+
+    // Not a picture or a sound: said before anything is sent.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "not media").unwrap();
+    drop_files(&s, &[&notes]);
+    let (state, text) = wait_for(
+        Duration::from_secs(10),
+        "the refusal of a text file",
+        || row(&s, "notes.txt").filter(|(st, _)| st == "failed"),
+    );
+    assert_eq!(state, "failed");
+    assert!(text.contains("Studio shares pictures"), "{text}");
+
+    // Refused by the table after the bytes arrived: said next to that upload.
+    let bad = dir.join("scripted.svg");
+    std::fs::write(&bad, BAD_SVG).unwrap();
+    drop_files(&s, &[&bad]);
+    let (_, text) = wait_for(Duration::from_secs(20), "the table's refusal", || {
+        row(&s, "scripted.svg").filter(|(st, _)| st == "failed")
+    });
+    assert!(text.contains("may not carry scripts"), "{text}");
+    s.screenshot(&out_dir().join("upload-refused.png"));
+
+    // A long sound: Cancel stops it; the room never lists it.
+    let big = dir.join("long night.wav");
+    {
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(120 * 1024 * 1024).unwrap();
+    }
+    drop_files(&s, &[&big]);
+    wait_for(Duration::from_secs(30), "the long upload under way", || {
+        let (state, _) = row(&s, "long night.wav")?;
+        (state == "sending").then_some(())
+    });
+    click(&s, ".upload[data-state='sending'] .upload-cancel");
+    let (state, text) = wait_for(Duration::from_secs(20), "the cancelled upload", || {
+        row(&s, "long night.wav").filter(|(st, _)| st != "sending")
+    });
+    assert_eq!(state, "cancelled", "{text}");
+    assert!(text.contains("Cancelled."), "{text}");
 }

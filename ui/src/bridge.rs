@@ -10,14 +10,6 @@ export function invoke_json(cmd, args) {
   return ipc.invoke(cmd, JSON.parse(args)).then((r) => JSON.stringify(r === undefined ? null : r));
 }
 // Shares the file chosen in `input` with the table: raw bytes, name and kind in headers.
-export function upload_from_input(input) {
-  const ipc = window.__TAURI_INTERNALS__;
-  const file = input.files && input.files[0];
-  if (!file) { return Promise.resolve('0'); }
-  return file.arrayBuffer().then((buf) => ipc.invoke('upload_media', buf, {
-    headers: { 'x-name': encodeURIComponent(file.name), 'x-mime': file.type || 'application/octet-stream' },
-  })).then((id) => { input.value = ''; return String(id); });
-}
 // A Tauri channel: messages carry an index and may arrive out of order; deliver in order,
 // each as a JSON string (large ones arrive as ArrayBuffers fetched by Tauri itself).
 export function open_channel(deliver) {
@@ -43,8 +35,6 @@ extern "C" {
     #[wasm_bindgen(catch)]
     async fn invoke_json(cmd: &str, args: &str) -> Result<JsValue, JsValue>;
     fn open_channel(deliver: &Closure<dyn FnMut(String)>) -> String;
-    #[wasm_bindgen(catch)]
-    async fn upload_from_input(input: &web_sys::HtmlInputElement) -> Result<JsValue, JsValue>;
 }
 
 /// Opens a Tauri channel whose messages (JSON text) go to `deliver`, in order.
@@ -74,11 +64,3 @@ pub async fn invoke<A: Serialize, R: DeserializeOwned>(cmd: &str, args: &A) -> R
 /// Arguments for commands that take none.
 #[derive(Serialize)]
 pub struct NoArgs {}
-
-/// Uploads the file picked in a file input; progress arrives on the table's channel.
-pub async fn upload(input: &web_sys::HtmlInputElement) -> Result<(), String> {
-    upload_from_input(input).await.map(|_| ()).map_err(|e| {
-        e.as_string()
-            .unwrap_or_else(|| "the upload could not start".into())
-    })
-}

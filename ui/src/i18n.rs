@@ -157,6 +157,16 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
             "与牌桌分享图片或声音",
         ),
         "upload.done" => ("shared", "已分享"),
+        "upload.cancel" => ("Cancel", "取消"),
+        "upload.dismiss" => ("Dismiss", "关闭"),
+        "upload.off" => (
+            "The keeper has turned off sharing pictures and sounds.",
+            "主持人已关闭图片和声音分享。",
+        ),
+        "upload.drop" => (
+            "Or drop pictures and sounds onto the window.",
+            "也可以把图片和声音拖到窗口上。",
+        ),
         "side.shared" => ("Shared at the table", "牌桌上的分享"),
         "side.party" => ("Party", "队伍"),
         "side.initiative" => ("Initiative", "先攻"),

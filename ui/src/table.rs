@@ -38,6 +38,8 @@ pub struct Upload {
     pub total: u64,
     pub done: Option<String>,
     pub error: Option<String>,
+    #[serde(default)]
+    pub cancelled: bool,
 }
 
 /// Everything the play view reads. Cheap to copy: all fields are arena handles.
@@ -136,6 +138,20 @@ impl Table {
                 PumpEvent::Bench(b) => self.bench.set(Some(b)),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
+                }
+            }
+        }
+        // A refusal of an upload (it may come after the bytes were sent) is said next to the
+        // latest upload that has not failed yet, not only in the story.
+        for f in &frames {
+            if let ServerFrame::Error(e) = f {
+                if let Some(why) = protocol::media::upload_refusal(e.code.as_str(), &e.message) {
+                    self.uploads.update(|list| {
+                        if let Some(u) = list.iter_mut().rev().find(|u| u.error.is_none()) {
+                            u.done = None;
+                            u.error = Some(why);
+                        }
+                    });
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The input: Enter sends, Shift+Enter breaks the line, ↑/↓ walk the history, a counter from
 //! 80 % of the limit and a hard stop at it; disabled with the reason while offline.
 
-use leptos::html::{Input, Textarea};
+use leptos::html::Textarea;
 use leptos::prelude::*;
 
 use crate::i18n::{tr, Locale};
@@ -24,19 +24,16 @@ pub fn InputBox(table: Table) -> impl IntoView {
     let history = StoredValue::new(Vec::<String>::new());
     let cursor = StoredValue::new(None::<usize>);
     let area = NodeRef::<Textarea>::new();
-    let picker = NodeRef::<Input>::new();
-    let upload_problem = RwSignal::new(None::<String>);
+    // The native open dialog; the backend reads the picked files from disk (never the page).
     let on_pick = move |_| {
-        let Some(input) = picker.get_untracked() else {
-            return;
-        };
-        upload_problem.set(None);
         leptos::task::spawn_local(async move {
-            if let Err(e) = crate::bridge::upload(&input).await {
-                upload_problem.set(Some(e));
-            }
+            let _ =
+                crate::bridge::invoke::<_, Vec<u64>>("pick_and_share", &crate::bridge::NoArgs {})
+                    .await;
         });
     };
+    let sharing_off =
+        move || !table.model.with(|m| m.media_enabled) && !crate::keeper::is_keeper(table);
     let offline_reason = move || match table.status.get() {
         Status::Online { .. } => None,
         Status::Connecting => Some(tr(locale.get(), "input.connecting").to_string()),
@@ -92,17 +89,34 @@ pub fn InputBox(table: Table) -> impl IntoView {
     let uploads = move || {
         table.uploads.get().into_iter().map(|u| {
             let pct = (u.sent * 100).checked_div(u.total).unwrap_or(100).min(100);
-            let state = if u.error.is_some() { "failed" } else if u.done.is_some() { "done" } else { "sending" };
+            let state = if u.cancelled { "cancelled" } else if u.error.is_some() { "failed" } else if u.done.is_some() { "done" } else { "sending" };
             let label = match (&u.error, &u.done) {
                 (Some(e), _) => e.clone(),
                 (None, Some(_)) => tr(locale.get(), "upload.done").to_string(),
                 _ => format!("{pct}%"),
             };
+            let id = u.id;
+            let sending = state == "sending";
             view! {
-                <div class="upload" data-state=state>
+                <div class="upload" data-state=state data-id=id.to_string()>
                     <span class="upload-name">{u.name.clone()}</span>
                     <div class="meter-track"><div class="meter-fill" style=format!("width:{pct}%")></div></div>
                     <span class="upload-state">{label}</span>
+                    {if sending {
+                        view! {
+                            <button class="link upload-cancel" on:click=move |_| {
+                                leptos::task::spawn_local(async move {
+                                    let _ = crate::bridge::invoke::<_, ()>("cancel_upload", &serde_json::json!({ "id": id })).await;
+                                });
+                            }>{move || tr(locale.get(), "upload.cancel")}</button>
+                        }.into_any()
+                    } else {
+                        view! {
+                            <button class="link upload-dismiss" on:click=move |_| table.uploads.update(|l| l.retain(|x| x.id != id))>
+                                "×"
+                            </button>
+                        }.into_any()
+                    }}
                 </div>
             }
         }).collect_view()
@@ -110,18 +124,18 @@ pub fn InputBox(table: Table) -> impl IntoView {
     view! {
         <div class="uploads" aria-live="polite">
             {uploads}
-            {move || upload_problem.get().map(|p| view! { <div class="upload" data-state="failed"><span class="upload-state">{p}</span></div> })}
+            {move || sharing_off().then(|| view! {
+                <div class="upload uploads-off" id="uploads-off"><span class="upload-state">{tr(locale.get(), "upload.off")}</span></div>
+            })}
         </div>
         <div class="input-box" class:offline=move || offline_reason().is_some()>
-            <label class="share" title=move || tr(locale.get(), "upload.share")
-                class:hidden=move || !table.model.with(|m| m.media_enabled) && !crate::keeper::is_keeper(table)
-                class:disabled=move || offline_reason().is_some()>
-                <input id="share-file" type="file" node_ref=picker
-                    accept="image/png,image/jpeg,image/webp,image/gif,image/svg+xml,audio/mpeg,audio/ogg,audio/wav,audio/flac,audio/mp4,audio/aac"
-                    disabled=move || offline_reason().is_some()
-                    on:change=on_pick/>
+            <button class="share" id="share-button" type="button"
+                title=move || format!("{} {}", tr(locale.get(), "upload.share"), tr(locale.get(), "upload.drop"))
+                class:hidden=sharing_off
+                disabled=move || offline_reason().is_some()
+                on:click=on_pick>
                 <span aria-hidden="true">"+"</span>
-            </label>
+            </button>
             <textarea id="input" node_ref=area rows="2" maxlength=MAX_INPUT.to_string()
                 placeholder=move || offline_reason().unwrap_or_else(|| tr(locale.get(), "input.placeholder").to_string())
                 disabled=move || offline_reason().is_some()
