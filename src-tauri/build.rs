@@ -31,6 +31,7 @@ fn main() {
             "rejoin_table",
             "set_sound_levels",
             "sound_report",
+            "preview_sound",
             "share_files",
             "pick_and_share",
             "cancel_upload",

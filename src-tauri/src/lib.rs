@@ -79,6 +79,7 @@ pub fn run(startup: cli::Startup) {
             commands::rejoin_table,
             audio::commands::set_sound_levels,
             audio::commands::sound_report,
+            audio::commands::preview_sound,
             media::share::share_files,
             media::share::pick_and_share,
             media::share::cancel_upload,

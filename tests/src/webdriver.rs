@@ -4,6 +4,9 @@ use base64::Engine;
 use serde_json::{json, Value};
 use std::path::Path;
 
+/// The longest any one WebDriver call may take (a cold window start included).
+pub const CALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 pub struct Session {
@@ -28,8 +31,10 @@ impl Session {
 
     /// Like [`Self::new`], but a driver that drops the request is an error to retry.
     pub fn try_new(driver_url: &str, app: &str, args: &[&str]) -> Result<Self, String> {
+        // No WebDriver call may hang a run: a window that stops answering fails its test.
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            .timeout_global(Some(CALL_LIMIT))
             .build()
             .into();
         let caps = json!({"capabilities": {"alwaysMatch": {

@@ -144,10 +144,13 @@ fn keeper_invites_a_player_and_manages_the_table() {
     let share_shown = |on: bool| {
         wait_for(Duration::from_secs(10), "the player's share button", || {
             let shown = player
-                .execute("return getComputedStyle(document.querySelector('label.share')).display !== 'none'", serde_json::json!([]))
+                .execute("return getComputedStyle(document.querySelector('#share-button')).display !== 'none'", serde_json::json!([]))
                 .ok()?
                 .as_bool()?;
-            (shown == on).then_some(())
+            // Off: one line says why, instead of the button.
+            let why = player.find("#uploads-off").map(|e| player.text(&e));
+            let said = why.is_some_and(|t| t.contains("turned off sharing"));
+            (shown == on && said != on).then_some(())
         })
     };
     share_shown(true);

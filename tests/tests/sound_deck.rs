@@ -37,6 +37,20 @@ fn the_deck_plays_the_rooms_sound_and_mute_silences_the_output() {
     ];
     let s = open_studio_with(&env);
     join_demo(&s);
+    // The gallery's Listen plays a room sound to this person only, through the mixer.
+    click(&s, "#sound-button");
+    wait_peak(&s, "silence before anything plays", false);
+    click(&s, "#open-gallery");
+    click(&s, "#gallery .gallery-sound .listen");
+    wait_peak(&s, "the sound being listened to", true);
+    assert!(
+        s.find("#now-playing").is_none(),
+        "a private listen is not the table's music"
+    );
+    click(&s, "#gallery .gallery-sound.listening .listen");
+    wait_peak(&s, "silence after Stop", false);
+    click(&s, "#gallery-close");
+    click(&s, "#sound-button");
     open_page(&s, "sound");
     let item = wait_for(
         Duration::from_secs(10),

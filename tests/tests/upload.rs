@@ -72,6 +72,77 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     });
     s.screenshot(&out_dir().join("upload.png"));
 
+    // A second picture; the viewer steps between them with the arrow keys.
+    let second = dir.join("blue dot.svg");
+    std::fs::write(&second, SVG.replace("#d9a441", "#4169e1")).unwrap();
+    drop_files(&s, &[&second]);
+    wait_for(Duration::from_secs(20), "the second thumbnail", || {
+        (s.find_all("#shared .shared-media .thumb").len() == 2).then_some(())
+    });
+    click(&s, "#shared .shared-media .thumb[data-index='0']");
+    let shown = |s: &studio_e2e::Studio| -> Option<(String, f64)> {
+        let v = s
+            .execute(
+                "const v = document.getElementById('viewer'); const i = v && v.querySelector('img');
+                 return v ? [v.dataset.index, i && i.complete ? i.naturalWidth : 0, v.textContent] : null;",
+                serde_json::json!([]),
+            )
+            .ok()?;
+        Some((
+            format!("{}|{}", v[0].as_str()?, v[2].as_str()?),
+            v[1].as_f64()?,
+        ))
+    };
+    wait_for(
+        Duration::from_secs(10),
+        "the viewer on the first picture",
+        || shown(&s).filter(|(t, w)| t.starts_with("0|") && t.contains("gold dot.svg") && *w > 0.0),
+    );
+    let body = s.find("body").unwrap();
+    s.type_text(&body, "\u{E014}"); // ArrowRight
+    wait_for(Duration::from_secs(5), "the next picture", || {
+        shown(&s).filter(|(t, _)| t.starts_with("1|") && t.contains("blue dot.svg"))
+    });
+    click(&s, "#viewer-zoom");
+    wait_for(Duration::from_secs(5), "1:1", || s.find("#viewer.actual"));
+    s.screenshot(&out_dir().join("viewer.png"));
+    s.type_text(&body, "\u{E00C}"); // Escape: back to the gallery
+    wait_for(Duration::from_secs(5), "the gallery", || {
+        s.find("#gallery .gallery-item[data-index='1']")
+    });
+    assert!(
+        s.find("#gallery audio").is_some(),
+        "the room's sound has a preview"
+    );
+    s.screenshot(&out_dir().join("gallery.png"));
+    s.type_text(&body, "\u{E00C}");
+    wait_for(Duration::from_secs(5), "the gallery closed", || {
+        s.find("#gallery").is_none().then_some(())
+    });
+
+    // "Use as my avatar", once the person has a character: the sheet shows it.
+    let name = wait_for(Duration::from_secs(10), "the name field", || {
+        s.find("#char-name")
+    });
+    s.type_text(&name, "Ada");
+    click(&s, "#char-create");
+    wait_for(Duration::from_secs(15), "the character sheet", || {
+        s.find("#character")
+    });
+    click(&s, "#shared .shared-media .thumb[data-index='1']");
+    click(&s, "#viewer-avatar");
+    wait_for(Duration::from_secs(15), "the avatar on the sheet", || {
+        let v = s
+            .execute(
+                "const i = document.querySelector('#character img.avatar'); return i && i.complete ? i.naturalWidth : 0;",
+                serde_json::json!([]),
+            )
+            .ok()?;
+        (v.as_f64().unwrap_or(0.0) > 0.0).then_some(())
+    });
+    click(&s, "#viewer-close");
+    s.type_text(&body, "\u{E00C}");
+
     // Not a picture or a sound: said before anything is sent.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "not media").unwrap();

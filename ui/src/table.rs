@@ -40,7 +40,13 @@ pub struct Upload {
     pub error: Option<String>,
     #[serde(default)]
     pub cancelled: bool,
+    /// When the last report about it arrived (this window's clock).
+    #[serde(default)]
+    pub updated_ms: f64,
 }
+
+/// How long after an upload finished a media refusal is still taken to be about it.
+const UPLOAD_REFUSAL_WINDOW_MS: f64 = 15_000.0;
 
 /// Everything the play view reads. Cheap to copy: all fields are arena handles.
 #[derive(Clone, Copy)]
@@ -125,7 +131,8 @@ impl Table {
                     self.status.set(s)
                 }
                 PumpEvent::DecodeError(e) => self.problem(e),
-                PumpEvent::Upload(u) => self.uploads.update(|list| {
+                PumpEvent::Upload(mut u) => self.uploads.update(|list| {
+                    u.updated_ms = now;
                     match list.iter_mut().find(|x| x.id == u.id) {
                         Some(x) => *x = u,
                         None => list.push(u),
@@ -146,8 +153,17 @@ impl Table {
         for f in &frames {
             if let ServerFrame::Error(e) = f {
                 if let Some(why) = protocol::media::upload_refusal(e.code.as_str(), &e.message) {
+                    // Only an upload still going or just finished: a refusal of anything else
+                    // (an avatar, a request) is not about an old upload.
                     self.uploads.update(|list| {
-                        if let Some(u) = list.iter_mut().rev().find(|u| u.error.is_none()) {
+                        let recent = |u: &Upload| {
+                            u.done.is_none() || now - u.updated_ms < UPLOAD_REFUSAL_WINDOW_MS
+                        };
+                        if let Some(u) = list
+                            .iter_mut()
+                            .rev()
+                            .find(|u| u.error.is_none() && recent(u))
+                        {
                             u.done = None;
                             u.error = Some(why);
                         }

@@ -21,6 +21,10 @@ const CHILD_ENV: &str = "LOREWEAVER_XTASK_BENCH_CHILD";
 const RATIO_TARGET: f64 = 0.9;
 const RSS_TARGET_MIB: f64 = 16.0;
 const DECODE_TARGET: f64 = 100_000.0;
+/// `audio_control` → first sound, for a blob already in the cache (issue #11).
+const AUDIO_LATENCY_TARGET_MS: f64 = 50.0;
+/// A fade may stray this far (share of full level) from its straight line.
+const FADE_ERROR_TARGET: f64 = 0.02;
 /// Each size runs this often; the median ratio damps scheduler noise on a 2-core machine.
 const RUNS: usize = 5;
 /// How long the decode loop replays the capture.
@@ -126,11 +130,27 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
         crate::bench_pack::RELOAD_TARGET_MS,
         verdict(reload_ms < crate::bench_pack::RELOAD_TARGET_MS)
     );
+    let mut latency = mixer::bench::play_latency(dir, 15)?;
+    latency.sort();
+    let median_ms = latency[latency.len() / 2].as_secs_f64() * 1000.0;
+    let worst_ms = latency[latency.len() - 1].as_secs_f64() * 1000.0;
+    println!(
+        "(e) audio: play of a cached sound → first sound at the headless output {median_ms:.1} ms median, {worst_ms:.1} ms worst of {} (target <= {AUDIO_LATENCY_TARGET_MS:.0} ms) {}",
+        latency.len(),
+        verdict(median_ms <= AUDIO_LATENCY_TARGET_MS)
+    );
+    let fade = f64::from(mixer::bench::fade_error(dir, 1000)?);
+    println!(
+        "(f) audio: a 1 s fade-in read from the mixer strays at most {:.2}% from its line (target <= {:.0}%) {}",
+        fade * 100.0,
+        FADE_ERROR_TARGET * 100.0,
+        verdict(fade <= FADE_ERROR_TARGET)
+    );
     if missed == 0 {
-        println!("bench: all 5 targets met");
+        println!("bench: all 7 targets met");
         Ok(())
     } else {
-        Err(format!("bench: {missed} of 5 targets missed"))
+        Err(format!("bench: {missed} of 7 targets missed"))
     }
 }
 

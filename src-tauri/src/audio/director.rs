@@ -121,18 +121,30 @@ impl AudioDirector {
         }
     }
 
-    /// The sound, fetched and verified if need be, opened from the trusted file.
     async fn fetch(&self, hash: &str) -> Option<std::fs::File> {
-        if self.cache.cached(hash, None).await.is_none() {
-            let channel = self.session.media()?;
-            if let Err(e) = self.cache.get(&channel, hash, None).await {
-                tracing::warn!("a sound could not be fetched: {e}");
-                return None;
-            }
-        }
-        self.cache
-            .open_verified(hash, None)
+        fetch_verified(&self.cache, &self.session, hash)
             .await
-            .map(|(file, _)| file)
+            .map_err(|e| tracing::warn!("a sound could not be fetched: {e}"))
+            .ok()
     }
+}
+
+/// The sound, fetched and verified if need be, opened from the trusted file.
+pub async fn fetch_verified(
+    cache: &MediaCache,
+    session: &SessionHandle,
+    hash: &str,
+) -> Result<std::fs::File, String> {
+    if cache.cached(hash, None).await.is_none() {
+        let channel = session.media().ok_or("offline")?;
+        cache
+            .get(&channel, hash, None)
+            .await
+            .map_err(|e| e.to_string())?;
+    }
+    cache
+        .open_verified(hash, None)
+        .await
+        .map(|(file, _)| file)
+        .ok_or_else(|| "the sound did not pass its check".to_string())
 }

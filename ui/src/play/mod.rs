@@ -2,6 +2,7 @@
 
 mod character;
 mod dice;
+mod gallery;
 mod input;
 mod sidebar;
 mod sound;
@@ -39,6 +40,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
         }
     });
     provide_context(crate::panels::PanelsCtx::new(table));
+    provide_context(gallery::Gallery(RwSignal::new(None)));
     provide_context(table);
     // A refusal is final (revoked key, version mismatch): back to the connect screen, saying why.
     let screen = use_context::<RwSignal<crate::Screen>>().expect("screen");
@@ -91,6 +93,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 <sidebar::Sidebar table=table/>
             </div>
             <crate::panels::ModalHost table=table/>
+            <gallery::GalleryOverlay table=table/>
             <div class="lw-intent-host"><crate::panels::IntentPrompt table=table/></div>
         </section>
     }

@@ -86,6 +86,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
     let on_choice = Callback::new(move |input: String| table.say(input));
     let section = move |key: &'static str| tr(locale.get(), key);
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
+    let super::gallery::Gallery(gallery) = use_context().expect("gallery");
     view! {
         <aside class="sidebar">
             <super::character::NewCharacter table=table/>
@@ -115,6 +116,9 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                         {s.party.iter().map(|p| view! {
                             <div class="member" class:online=p.online class:active=p.active>
                                 <span class="presence-dot"></span>
+                                {p.avatar.as_ref().map(|a| view! {
+                                    <img class="avatar small" alt="" src=media_url(&a.hash, Some(&a.mime), Some(a.size))/>
+                                })}
                                 <span class="name">{sanitize_text(&p.name)}</span>
                                 {p.ai.unwrap_or(false).then(|| view! { <span class="chip">"AI"</span> })}
                                 {p.resources.as_deref().map(meters)}
@@ -181,19 +185,26 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
             })}
             {move || {
-                let (pictures, sounds) = table.model.with(|m| {
-                    let pictures: Vec<_> = m.media.iter().filter(|x| x.mime.starts_with("image/")).rev().take(9).cloned().collect();
-                    (pictures, m.audio_library.clone())
-                });
+                let all = super::gallery::pictures(table);
+                let total = all.len();
+                // The newest nine as thumbnails (each opens the viewer); the gallery has them all.
+                let pictures: Vec<(usize, _)> = all.into_iter().enumerate().rev().take(9).collect();
+                let sounds = table.model.with(|m| m.audio_library.clone());
                 (!pictures.is_empty() || !sounds.is_empty()).then(|| view! {
                     <section class="card shared" id="shared">
                         <h4>{section("side.shared")}</h4>
                         <div class="shared-media">
-                            {pictures.into_iter().map(|p| view! {
-                                <img src=media_url(&p.hash, Some(&p.mime), Some(p.size)) alt=sanitize_text(&p.name)
-                                    title=format!("{} · {}", sanitize_text(&p.name), sanitize_text(&p.from))/>
+                            {pictures.into_iter().map(|(i, p)| view! {
+                                <button class="thumb" data-index=i.to_string()
+                                    on:click=move |_| gallery.set(Some(super::gallery::Showing::Picture(i)))>
+                                    <img src=media_url(&p.hash, Some(&p.mime), Some(p.size)) alt=sanitize_text(&p.name)
+                                        title=format!("{} · {}", sanitize_text(&p.name), sanitize_text(&p.from))/>
+                                </button>
                             }).collect_view()}
                         </div>
+                        <button class="link" id="open-gallery" on:click=move |_| gallery.set(Some(super::gallery::Showing::Grid))>
+                            {move || tr(locale.get(), "gallery.all").replace("{n}", &total.to_string())}
+                        </button>
                         {(!sounds.is_empty()).then(|| view! {
                             <ul class="shared-audio">
                                 {sounds.into_iter().map(|a| view! {

@@ -5,28 +5,8 @@ use super::*;
 
 const RATE: u32 = 44_100;
 
-/// A mono 16-bit WAV at 44.1 kHz whose sample `i` of `n` is `f(i, n)` (in -1..1).
 fn wav(path: &std::path::Path, seconds: f32, f: impl Fn(u32, u32) -> f32) {
-    let n = (RATE as f32 * seconds) as u32;
-    let data_len = n * 2;
-    let mut bytes = Vec::new();
-    bytes.extend_from_slice(b"RIFF");
-    bytes.extend_from_slice(&(36 + data_len).to_le_bytes());
-    bytes.extend_from_slice(b"WAVEfmt ");
-    bytes.extend_from_slice(&16u32.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&1u16.to_le_bytes());
-    bytes.extend_from_slice(&RATE.to_le_bytes());
-    bytes.extend_from_slice(&(RATE * 2).to_le_bytes());
-    bytes.extend_from_slice(&2u16.to_le_bytes());
-    bytes.extend_from_slice(&16u16.to_le_bytes());
-    bytes.extend_from_slice(b"data");
-    bytes.extend_from_slice(&data_len.to_le_bytes());
-    for i in 0..n {
-        let v = (f(i, n).clamp(-1.0, 1.0) * 32_767.0) as i16;
-        bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    std::fs::write(path, bytes).expect("writing the wav");
+    super::bench::write_wav(path, seconds, f).expect("writing the wav");
 }
 
 struct Bench {
