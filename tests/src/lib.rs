@@ -20,6 +20,28 @@ pub struct Studio {
     session: Option<Session>,
     _driver: TauriDriver,
     tag: String,
+    /// Cleared on drop: the window's time limit then has nothing to end.
+    open: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// The longest one window may live: a test stuck past it has its app ended, so its next
+/// WebDriver call fails (and the run goes on) instead of holding CI until its own limit.
+pub const WINDOW_LIMIT: Duration = Duration::from_secs(10 * 60);
+
+fn limit_window(tag: String, open: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    std::thread::spawn(move || {
+        let end = std::time::Instant::now() + WINDOW_LIMIT;
+        while std::time::Instant::now() < end {
+            if !open.load(std::sync::atomic::Ordering::SeqCst) {
+                return;
+            }
+            std::thread::sleep(Duration::from_secs(1));
+        }
+        if open.load(std::sync::atomic::Ordering::SeqCst) {
+            eprintln!("window {tag} outlived its {WINDOW_LIMIT:?} limit: ending it");
+            driver::terminate_tagged(&tag);
+        }
+    });
 }
 
 impl std::ops::Deref for Studio {
@@ -45,6 +67,7 @@ impl Drop for Studio {
             }
         }
         // Closing the WebDriver session does not end a Tauri app: end ours (found by its tag).
+        self.open.store(false, std::sync::atomic::Ordering::SeqCst);
         drop(self.session.take());
         driver::terminate_tagged(&self.tag);
     }
@@ -102,11 +125,14 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
         all_args.extend_from_slice(args);
         match Session::try_new(&driver.url(), &app, &all_args) {
             Ok(session) => {
+                let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+                limit_window(tag.clone(), open.clone());
                 return Studio {
                     session: Some(session),
                     _driver: driver,
                     tag,
-                }
+                    open,
+                };
             }
             Err(e) => {
                 eprintln!("WebDriver session failed, retrying: {e}");

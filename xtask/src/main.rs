@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_pack;
+mod bench_upload;
 mod bundle;
 mod cmd;
 mod conformance;
@@ -23,7 +24,8 @@ const USAGE: &str = "usage: cargo xtask <command>
                         join a table with Studio's transport and print every frame as a JSON line
                         (STUDIO_NETWORK=local stays on loopback)
   bundle                a release Studio as .deb and .rpm (Tauri's bundler), smoke-tested as installed
-  bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s
+  bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s,
+                        pack reload, audio latency and fade accuracy, upload memory
 ";
 
 fn main() -> ExitCode {
@@ -36,6 +38,8 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::run(&args[1..]),
         Some("dial") => dial::run(&args[1..]),
         Some("bench") => bench::run(),
+        // The bench's own child process (the upload memory figure), not for people.
+        Some("bench-upload-child") => bench_upload::child(&args[1..]),
         Some("bundle") => bundle::run(),
         _ => {
             eprint!("{USAGE}");
