@@ -71,8 +71,20 @@ fn restarted_table_reconnects_without_duplicates() {
     // Back under the same identity and port, with the rooms it persisted.
     table.restart();
     wait_online(&s, Duration::from_secs(60));
-    // Let the replay and the state land.
-    std::thread::sleep(Duration::from_secs(2));
+    // The rejoin's replay has ended (the reducer says so), and it did replay the story.
+    let (replayed, known) = wait_for(Duration::from_secs(30), "the replay to end", || {
+        let t = s.find("#transcript")?;
+        let count: u32 = s.attr(&t, "data-replays")?.parse().ok()?;
+        let items: usize = s.attr(&t, "data-replayed")?.parse().ok()?;
+        let known: usize = s.attr(&t, "data-replay-known")?.parse().ok()?;
+        (count >= 1).then_some((items, known))
+    });
+    eprintln!("the replay carried {replayed} lines and dice, {known} already shown");
+    let narrated = before.len();
+    assert!(
+        replayed >= narrated,
+        "the table replayed {replayed} items for {narrated} narrative lines"
+    );
     let after = narrative(&s);
     s.screenshot(&out_dir().join("reconnect-after.png"));
     assert_eq!(

@@ -58,13 +58,53 @@ pub fn detect(table: &Value) -> Option<TableKind> {
     }
 }
 
-/// Run every row of a table. An unrecognized document is one failure, never a pass.
+/// Run every row of a table. An unrecognized document is one failure, never a pass; so are a
+/// table with no rows, a key the table kind does not have (at the top or in a row: a typo must
+/// not pass as a default), and a row whose fields are missing or of the wrong type.
 pub fn run_table(table: &Value) -> TableReport {
     let mut report = TableReport::default();
-    match detect(table) {
+    let kind = detect(table);
+    let (top, row_keys): (&[&str], &[&str]) = match kind {
+        Some(TableKind::VisibleWhen) => (
+            &["_comment", "cases", "rejected"],
+            &["expr", "vars", "expect", "reject", "why"],
+        ),
+        Some(TableKind::PanelTemplate) => (
+            &["_comment", "cases"],
+            &["id", "why", "blocks", "variables", "locale", "expect"],
+        ),
+        None => {
+            report.record("<table>", Err("not a recognized vector table".into()));
+            return report;
+        }
+    };
+    if let Some(obj) = table.as_object() {
+        for key in obj.keys().filter(|k| !top.contains(&k.as_str())) {
+            report.record("<table>", Err(format!("unknown top-level key `{key}`")));
+        }
+    }
+    for list in ["cases", "rejected"] {
+        for (i, row) in rows(table, list).enumerate() {
+            match row.as_object() {
+                Some(obj) => {
+                    for key in obj.keys().filter(|k| !row_keys.contains(&k.as_str())) {
+                        report.record(
+                            &format!("{list}#{i}"),
+                            Err(format!("unknown key `{key}` in a row")),
+                        );
+                    }
+                }
+                None => report.record(&format!("{list}#{i}"), Err("a row is not an object".into())),
+            }
+        }
+    }
+    let before = report.passed + report.failed.len();
+    match kind {
         Some(TableKind::VisibleWhen) => run_visible_when(table, &mut report),
-        Some(TableKind::PanelTemplate) => run_panel_template(table, &mut report),
-        None => report.record("<table>", Err("not a recognized vector table".into())),
+        _ => run_panel_template(table, &mut report),
+    }
+    if report.passed + report.failed.len() == before {
+        report.record("<table>", Err("the table has no rows".into()));
     }
     report
 }
@@ -78,7 +118,6 @@ fn rows<'a>(table: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
 }
 
 fn run_visible_when(table: &Value, report: &mut TableReport) {
-    let empty = Map::new();
     for case in rows(table, "cases") {
         let expr = case.get("expr").and_then(Value::as_str);
         let label = expr.unwrap_or("<missing expr>");
@@ -86,13 +125,10 @@ fn run_visible_when(table: &Value, report: &mut TableReport) {
             None => Err("case has no string `expr`".into()),
             // The brief allows inline `reject: true` rows as well as the `rejected` list.
             Some(expr) if case.get("reject") == Some(&Value::Bool(true)) => check_rejected(expr),
-            Some(expr) => {
-                let vars = case
-                    .get("vars")
-                    .and_then(Value::as_object)
-                    .unwrap_or(&empty);
-                check_condition(expr, vars, case.get("expect"))
-            }
+            Some(expr) => match case.get("vars").and_then(Value::as_object) {
+                Some(vars) => check_condition(expr, vars, case.get("expect")),
+                None => Err("case has no object `vars`".into()),
+            },
         };
         report.record(label, outcome);
     }
@@ -124,19 +160,15 @@ fn check_condition(
     }
 }
 
-/// Outside the subset: must fail to parse — or to evaluate — never yield a bool. The
-/// evaluation is a dry run with every reference answering the benign probe `1` (as the
-/// reference's dry run does), so an ordinary `a > 1` cannot pass as rejected merely
-/// because an absent variable is unorderable.
+/// Outside the subset: must fail to PARSE. An expression that parses and only errors when
+/// evaluated was accepted by the parser — a client would hand it to its evaluator — so it
+/// does not count as rejected.
 fn check_rejected(expr: &str) -> Result<(), String> {
     match condexpr::parse(expr) {
         Err(_) => Ok(()),
-        Ok(tree) => match tree.eval(&|_| Some(Value::from(1))) {
-            Err(_) => Ok(()),
-            Ok(v) => Err(format!(
-                "accepted an expression outside the subset (parsed {tree:?}, value {v})"
-            )),
-        },
+        Ok(tree) => Err(format!(
+            "the parser accepted an expression outside the subset (parsed {tree:?})"
+        )),
     }
 }
 
@@ -146,20 +178,27 @@ fn run_panel_template(table: &Value, report: &mut TableReport) {
             .get("id")
             .and_then(Value::as_str)
             .map_or_else(|| format!("#{index}"), str::to_owned);
-        let blocks = case
-            .get("blocks")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let variables = case
-            .get("variables")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let locale = case.get("locale").and_then(Value::as_str).unwrap_or("en");
-        let got = Value::Array(template::resolve_panel_blocks(blocks, variables, locale));
-        let outcome = match case.get("expect") {
-            Some(want) if js_deep_equal(want, &got) => Ok(()),
-            Some(want) => Err(format!("expected {want}\n     got {got}")),
-            None => Err("case has no `expect`".into()),
+        let fields = (
+            case.get("id").and_then(Value::as_str),
+            case.get("blocks").and_then(Value::as_array),
+            case.get("variables").and_then(Value::as_array),
+            case.get("locale").and_then(Value::as_str),
+            case.get("expect"),
+        );
+        let outcome = match fields {
+            (Some(_), Some(blocks), Some(variables), Some(locale), Some(want)) => {
+                let got = Value::Array(template::resolve_panel_blocks(blocks, variables, locale));
+                if js_deep_equal(want, &got) {
+                    Ok(())
+                } else {
+                    Err(format!("expected {want}\n     got {got}"))
+                }
+            }
+            _ => Err(
+                "a case needs a string `id`, arrays `blocks` and `variables`, a string `locale` \
+                 and an `expect`"
+                    .into(),
+            ),
         };
         report.record(&id, outcome);
     }
@@ -213,6 +252,44 @@ mod tests {
         let report = run_table(&table);
         assert_eq!(report.passed, 2);
         assert_eq!(report.failed.len(), 2);
+    }
+
+    #[test]
+    fn a_sloppy_table_fails_instead_of_passing_by_default() {
+        // No rows at all.
+        assert!(!run_table(&json!({"cases": [], "rejected": []})).ok());
+        // An unknown top-level key; a typo in a row.
+        let typo = run_table(
+            &json!({"cases": [{"expr": "a > 1", "vars": {"a": 2}, "expect": true}], "extra": 1}),
+        );
+        assert_eq!(typo.failed.len(), 1, "{typo:?}");
+        let typo = run_table(
+            &json!({"cases": [{"expr": "a > 1", "vars": {"a": 2}, "expect": true, "exepct": false}]}),
+        );
+        assert_eq!(typo.failed.len(), 1, "{typo:?}");
+        // Missing or mistyped fields: no defaults.
+        let no_vars = run_table(&json!({"cases": [{"expr": "a > 1", "expect": false}]}));
+        assert!(!no_vars.ok());
+        let bad_vars =
+            run_table(&json!({"cases": [{"expr": "a > 1", "vars": [], "expect": false}]}));
+        assert!(!bad_vars.ok());
+        let tpl = run_table(
+            &json!({"cases": [{"id": "x", "blocks": [], "variables": [], "expect": []}]}),
+        );
+        assert!(!tpl.ok(), "a template case without its locale");
+        let tpl = run_table(
+            &json!({"cases": [{"id": "x", "blocks": [], "variables": [], "locale": "en", "expect": []}]}),
+        );
+        assert!(tpl.ok(), "{tpl:?}");
+    }
+
+    #[test]
+    fn parsing_is_the_only_rejection() {
+        // `a > 'x'` parses; evaluated (every reference answering 1) it errors as unorderable.
+        // Still accepted by the parser, so not rejected.
+        let report = run_table(&json!({"rejected": [{"expr": "a > 'x'"}, {"expr": "a +"}]}));
+        assert_eq!(report.passed, 1);
+        assert_eq!(report.failed.len(), 1);
     }
 
     #[test]

@@ -65,7 +65,11 @@ pub fn Transcript(table: Table) -> impl IntoView {
     };
     let on_choice = Callback::new(move |input: String| table.say(input));
     view! {
-        <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite">
+        <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite"
+            id="transcript"
+            data-replays=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.count)).to_string()
+            data-replayed=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.items)).to_string()
+            data-replay-known=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.known)).to_string()>
             <div class="transcript-inner">
                 {move || table.model.with(|m| m.is_empty()).then(|| view! {
                     <p class="transcript-empty">{tr(locale.get(), "play.empty")}</p>

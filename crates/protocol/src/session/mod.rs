@@ -27,6 +27,7 @@ use crate::frame::{
 pub use changes::Changes;
 pub use dice_detail::{dice_chips, key_words, DiceChip};
 pub use now_playing::{NowPlaying, Playing};
+pub use replay::ReplayReport;
 pub use sanitize::{sanitize_text, sanitize_value};
 pub use transcript::{
     Entry, EntryBody, InlineUi, InputFailure, NarrativeLine, PendingInput, Transcript,
@@ -105,6 +106,8 @@ pub struct SessionModel {
     /// Inline ui id → the title cards its latest frame carried.
     inline_cards: HashMap<String, Vec<crate::frame::TitleCard>>,
     replay: Option<replay::ReplayWindow>,
+    /// What the last rejoin's replay brought, once it ended (for the UI and its tests).
+    pub last_replay: Option<replay::ReplayReport>,
 }
 
 impl Default for SessionModel {
@@ -132,6 +135,7 @@ impl Default for SessionModel {
             inline_ui: HashMap::new(),
             inline_cards: HashMap::new(),
             replay: None,
+            last_replay: None,
         }
     }
 }

@@ -44,6 +44,15 @@ enum Replayed {
     Dice(Box<Dice>),
 }
 
+/// A finished replay: how many lines and dice it carried, how many were already shown.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayReport {
+    /// Replays ended so far in this model (this one included).
+    pub count: u32,
+    pub items: usize,
+    pub known: usize,
+}
+
 /// What to do with one replayed item.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Verdict {
@@ -107,6 +116,11 @@ impl SessionModel {
             return;
         };
         let verdicts = align(&self.transcript, &window.items);
+        self.last_replay = Some(ReplayReport {
+            count: self.last_replay.map_or(0, |r| r.count) + 1,
+            items: window.items.len(),
+            known: verdicts.iter().filter(|v| **v == Verdict::Known).count(),
+        });
         for (item, verdict) in window.items.into_iter().zip(verdicts) {
             match (item, verdict) {
                 (_, Verdict::Known) => {}

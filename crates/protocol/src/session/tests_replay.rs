@@ -54,6 +54,8 @@ fn rejoin_replaying_five_lines_plus_one_new_shows_six() {
     assert_eq!(c.appended.len(), 1);
     assert_eq!(m.iter().take(5).map(|e| e.key).collect::<Vec<_>>(), before);
     assert_eq!(shown(&m)[5], "npc:Martha says 5.");
+    let r = m.last_replay.expect("the replay is reported");
+    assert_eq!((r.count, r.items, r.known), (1, 6, 5));
 }
 
 #[test]
