@@ -69,6 +69,8 @@ pub enum AudioCommand {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Report {
     pub layers: Vec<(String, f32)>,
+    /// Layers with a track of their own now (playing or paused; effects not counted).
+    pub sounding: Vec<String>,
     /// The loudest sample of the output's last block (headless only: a device is not read).
     pub output_peak: Option<f32>,
 }
@@ -293,8 +295,16 @@ impl Desk {
                         (name.to_string(), level)
                     })
                     .collect();
+                let mut sounding: Vec<String> = self
+                    .layers
+                    .iter()
+                    .filter(|(_, l)| l.current.is_some())
+                    .map(|(n, _)| n.clone())
+                    .collect();
+                sounding.sort();
                 let _ = to.send(Report {
                     layers,
+                    sounding,
                     output_peak: None,
                 });
             }

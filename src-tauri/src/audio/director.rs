@@ -18,10 +18,8 @@ use super::{AudioCommand, AudioMixer};
 pub struct AudioDirector {
     pub cache: MediaCache,
     pub session: SessionHandle,
-    pub mixer: AudioMixer,
     plan: Arc<Mutex<Plan>>,
-    /// Per layer, the latest frame: a fetch finishing for an older one is dropped.
-    latest: Arc<Mutex<Latest>>,
+    seq: Sequencer,
 }
 
 fn now_secs() -> f64 {
@@ -36,9 +34,8 @@ impl AudioDirector {
         AudioDirector {
             cache,
             session,
-            mixer,
             plan: Default::default(),
-            latest: Default::default(),
+            seq: Sequencer::new(mixer),
         }
     }
 
@@ -63,6 +60,46 @@ impl AudioDirector {
     }
 
     fn run(&self, actions: Vec<Action>) {
+        let (cache, session) = (self.cache.clone(), self.session.clone());
+        self.seq.run(actions, move |hash| {
+            let (cache, session) = (cache.clone(), session.clone());
+            async move {
+                fetch_verified(&cache, &session, &hash)
+                    .await
+                    .map_err(|e| tracing::warn!("a sound could not be fetched: {e}"))
+                    .ok()
+            }
+        });
+    }
+}
+
+/// Actions to mixer commands, each layer in arrival order even while sounds are fetched.
+#[derive(Clone)]
+pub struct Sequencer {
+    mixer: AudioMixer,
+    /// Per layer, the latest frame: a fetch finishing for an older one is dropped.
+    latest: Arc<Mutex<Latest>>,
+}
+
+impl Sequencer {
+    pub fn new(mixer: AudioMixer) -> Self {
+        Sequencer {
+            mixer,
+            latest: Default::default(),
+        }
+    }
+
+    /// Applies `actions`; a Play runs `fetch` first, on a task (returned, for tests to await).
+    pub fn run<F, Fut>(
+        &self,
+        actions: Vec<Action>,
+        fetch: F,
+    ) -> Vec<tauri::async_runtime::JoinHandle<()>>
+    where
+        F: Fn(String) -> Fut,
+        Fut: std::future::Future<Output = Option<std::fs::File>> + Send + 'static,
+    {
+        let mut tasks = Vec::new();
         for action in actions {
             let layer = action.layer().to_string();
             let ticket = self
@@ -83,15 +120,16 @@ impl AudioDirector {
                         Start::Beginning => None,
                         Start::Elapsed(d) => Some((d, Instant::now())),
                     };
-                    let me = self.clone();
-                    tauri::async_runtime::spawn(async move {
-                        let Some(file) = me.fetch(&hash).await else {
+                    let fetching = fetch(hash);
+                    let (mixer, latest) = (self.mixer.clone(), self.latest.clone());
+                    tasks.push(tauri::async_runtime::spawn(async move {
+                        let Some(file) = fetching.await else {
                             return;
                         };
                         // Checked and sent under the lock: no later frame can slip in between.
-                        let latest = me.latest.lock().unwrap_or_else(|e| e.into_inner());
+                        let latest = latest.lock().unwrap_or_else(|e| e.into_inner());
                         if latest.is_latest(&ticket) {
-                            me.mixer.send(AudioCommand::Play {
+                            mixer.send(AudioCommand::Play {
                                 layer,
                                 file,
                                 looped,
@@ -100,7 +138,7 @@ impl AudioDirector {
                                 start,
                             });
                         }
-                    });
+                    }));
                     continue;
                 }
                 Action::Stop { layer, fade_ms } => AudioCommand::Stop { layer, fade_ms },
@@ -119,13 +157,7 @@ impl AudioDirector {
             let _guard = self.latest.lock().unwrap_or_else(|e| e.into_inner());
             self.mixer.send(command);
         }
-    }
-
-    async fn fetch(&self, hash: &str) -> Option<std::fs::File> {
-        fetch_verified(&self.cache, &self.session, hash)
-            .await
-            .map_err(|e| tracing::warn!("a sound could not be fetched: {e}"))
-            .ok()
+        tasks
     }
 }
 
@@ -147,4 +179,107 @@ pub async fn fetch_verified(
         .await
         .map(|(file, _)| file)
         .ok_or_else(|| "the sound did not pass its check".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(hash: &str, volume: f32) -> Action {
+        Action::Play {
+            layer: "bgm".into(),
+            hash: hash.into(),
+            looped: true,
+            volume,
+            fade_ms: 0,
+            start: Start::Beginning,
+        }
+    }
+
+    /// A fetch that takes as long as the test says for "slow", and is instant otherwise.
+    fn fetcher(
+        path: std::path::PathBuf,
+        slow: Arc<tokio::sync::Notify>,
+    ) -> impl Fn(
+        String,
+    ) -> std::pin::Pin<
+        Box<dyn std::future::Future<Output = Option<std::fs::File>> + Send>,
+    > {
+        move |hash| {
+            let (path, slow) = (path.clone(), slow.clone());
+            Box::pin(async move {
+                if hash == "slow" {
+                    slow.notified().await;
+                }
+                std::fs::File::open(path).ok()
+            })
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_play_never_lands_after_what_followed_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let tone = dir.path().join("tone.wav");
+        mixer::bench::write_wav(&tone, 1.0, |i, _| (i as f32 * 0.06).sin() * 0.5).unwrap();
+        let audio = AudioMixer::start(true);
+        let seq = Sequencer::new(audio.clone());
+        let slow = Arc::new(tokio::sync::Notify::new());
+        let fetch = fetcher(tone.clone(), slow.clone());
+
+        // Play(A, slow fetch), then Stop: silence, whenever A's bytes arrive.
+        let tasks = seq.run(vec![play("slow", 0.3)], &fetch);
+        seq.run(
+            vec![Action::Stop {
+                layer: "bgm".into(),
+                fade_ms: 0,
+            }],
+            &fetch,
+        );
+        slow.notify_one();
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let r = audio.report(true);
+        assert!(
+            r.sounding.is_empty(),
+            "the slow play landed after the stop: {r:?}"
+        );
+
+        // Play(A, slow), then Play(B): B, at B's volume.
+        let tasks = seq.run(vec![play("slow", 0.3)], &fetch);
+        let b = seq.run(vec![play("fast", 0.9)], &fetch);
+        for t in b {
+            t.await.unwrap();
+        }
+        slow.notify_one();
+        for t in tasks {
+            t.await.unwrap();
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        loop {
+            let r = audio.report(true);
+            let level = r
+                .layers
+                .iter()
+                .find(|(l, _)| l == "bgm")
+                .map_or(0.0, |(_, v)| *v);
+            if level > 0.85 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "B is not what plays: {r:?}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // And it stays B: A's late bytes changed nothing.
+        let r = audio.report(true);
+        assert_eq!(r.sounding, vec!["bgm".to_string()]);
+        let level = r
+            .layers
+            .iter()
+            .find(|(l, _)| l == "bgm")
+            .map_or(0.0, |(_, v)| *v);
+        assert!(level > 0.85, "{r:?}");
+    }
 }
