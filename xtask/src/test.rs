@@ -38,6 +38,11 @@ pub fn run() -> Result<(), String> {
     // The end-to-end tests drive this binary through tauri-driver.
     cargo(&["build", "-p", "loreweaver-studio"]).run()?;
 
+    // The UI crate's own unit tests (its pure helpers), natively: wasm has no test runner here.
+    let mut ui_tests = cargo(&["test", "--manifest-path", "ui/Cargo.toml", "--target-dir"])
+        .args([root().join("target/ui-native")]);
+    let (ui_passed, ui_failed, ui_ok) = run_counting(ui_tests.inner())?;
+
     let display = Xvfb::start()?;
     let e2e_out = root().join("target/e2e");
     std::fs::create_dir_all(&e2e_out).map_err(|e| e.to_string())?;
@@ -50,6 +55,7 @@ pub fn run() -> Result<(), String> {
     let outcome = run_counting(test.inner());
     drop(display);
     let (passed, failed, ok) = outcome?;
+    let (passed, failed, ok) = (passed + ui_passed, failed + ui_failed, ok && ui_ok);
     println!("{passed} passed, {failed} failed");
     if ok && failed == 0 {
         Ok(())
