@@ -40,7 +40,9 @@ fn hostile_pack(into: &Path, port: u16) -> PathBuf {
     dest
 }
 
-/// A loopback listener that counts every connection (a panel must never reach it).
+/// A loopback listener that counts every connection and answers each with 200 and permissive
+/// CORS, so a request that got through would also succeed in the page: the count is the
+/// verdict for every network attempt, not a silence that reads as "blocked" either way.
 fn counting_listener() -> (u16, Arc<AtomicUsize>) {
     let l = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
@@ -59,10 +61,62 @@ fn counting_listener() -> (u16, Arc<AtomicUsize>) {
                     .next()
                     .unwrap_or("")
             );
+            let _ = std::io::Write::write_all(
+                &mut c,
+                b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok",
+            );
         }
     });
     (port, hits)
 }
+
+/// The positive control: one request from the test itself is counted and answered.
+fn control_request(port: u16) -> String {
+    let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).expect("the listener");
+    std::io::Write::write_all(&mut c, b"GET /control HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    let mut reply = String::new();
+    let _ = c.set_read_timeout(Some(Duration::from_secs(2)));
+    let _ = c.read_to_string(&mut reply);
+    reply
+}
+
+/// Every attempt the probe reports (one row each); `forged-state` appears only on an escape.
+const ATTEMPTS: &[&str] = &[
+    "api",
+    "bad-intents",
+    "beacon",
+    "bridge-raw",
+    "cookies",
+    "eventsource",
+    "fetch-app-origin",
+    "fetch-ipc",
+    "fetch-net",
+    "fetch-own-file",
+    "fetch-tauri",
+    "font-face",
+    "forged-bad-nonce",
+    "forged-no-nonce",
+    "forged-state-self",
+    "form-submit",
+    "host-localstorage",
+    "img",
+    "inline-script",
+    "ipc-guessed-key",
+    "ipc-no-key",
+    "own-localstorage",
+    "parent-document",
+    "parent-location",
+    "ready",
+    "script-other-token",
+    "tauri-global",
+    "tauri-internals",
+    "top-location",
+    "traversal",
+    "traversal-encoded",
+    "websocket",
+    "window-open",
+    "xhr-net",
+];
 
 /// What the panel scheme serves at `url` now, read through a throwaway (script-less) frame.
 fn served_text(s: &studio_e2e::Studio, url: &str) -> String {
@@ -133,6 +187,17 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     config.packs.push(hostile);
     let rt = runtime();
     let table = rt.block_on(LocalTable::start(config)).expect("local table");
+    // The listener counts and answers: proven by the test's own request before any page runs.
+    let reply = control_request(port);
+    assert!(
+        reply.starts_with("HTTP/1.1 200") && reply.ends_with("ok"),
+        "{reply:?}"
+    );
+    assert_eq!(
+        hits.load(Ordering::SeqCst),
+        1,
+        "the listener did not count the control"
+    );
     let ticket = table.ticket();
 
     let cache = dir.join("cache");
@@ -214,7 +279,15 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     let probe = wait_for(Duration::from_secs(30), "the probe's frame", || {
         s.find(".slot-sidebar[data-panel='hostile-pack/probe'] iframe")
     });
+    // The frame is sandboxed to scripts only, and its origin is opaque.
+    assert_eq!(s.attr(&probe, "sandbox").as_deref(), Some("allow-scripts"));
     s.switch_to_frame(&probe).expect("into the probe frame");
+    let origin = s.execute("return self.origin;", serde_json::json!([]));
+    assert_eq!(
+        origin.ok(),
+        Some(serde_json::json!("null")),
+        "the probe's origin"
+    );
     wait_for(Duration::from_secs(30), "the probe to finish", || {
         s.find("body[data-done='1']")
     });
@@ -270,12 +343,19 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     assert_eq!(outcome("bridge-raw").as_deref(), Some("sent"));
     assert_eq!(outcome("ready").as_deref(), Some("acked"));
     assert!(attempts >= 25, "only {attempts} escape attempts reported");
+    // Exactly the attempts the probe makes, each reported once: none silently skipped.
+    let mut ids: Vec<&str> = rows.iter().filter_map(|r| r[0].as_str()).collect();
+    ids.sort_unstable();
+    let mut want = ATTEMPTS.to_vec();
+    want.sort_unstable();
+    assert_eq!(ids, want, "the probe's attempts");
 
     // Give late network attempts (beacon, css, font, form) a moment, then: nothing reached us.
     std::thread::sleep(Duration::from_secs(2));
+    // The listener saw the test's own control and nothing else.
     assert_eq!(
         hits.load(Ordering::SeqCst),
-        0,
+        1,
         "a panel reached the network"
     );
     // The raw IPC posts ran nothing: still at the table, online.

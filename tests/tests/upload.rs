@@ -111,8 +111,8 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
         s.find("#gallery .gallery-item[data-index='1']")
     });
     assert!(
-        s.find("#gallery audio").is_some(),
-        "the room's sound has a preview"
+        s.find("#gallery .gallery-sound .listen").is_some(),
+        "the room's sound can be listened to"
     );
     s.screenshot(&out_dir().join("gallery.png"));
     s.type_text(&body, "\u{E00C}");
