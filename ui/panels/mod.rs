@@ -11,8 +11,11 @@
 //! that panel (or the person's Send in a host-drawn prompt showing the exact text) is needed,
 //! a command always asks, each panel has its own rate bucket, and what is dropped is counted.
 
+mod consent;
 mod host;
 mod tier2;
+
+pub use consent::Code;
 
 use leptos::prelude::*;
 use protocol::frame::{PanelIntent, PanelIntentKind, PanelSlot, UiBlock, UiManifestPanel};
@@ -25,36 +28,6 @@ use crate::templates::UiBlocksView;
 
 /// Longest intent value (the server's cap).
 pub const MAX_INTENT_CHARS: usize = PanelIntent::MAX_VALUE_CHARS;
-
-/// Whether this room's panel code (tier-2 pages) may run: the person's answer, kept by the
-/// backend per room and asked before any page of the room starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Code {
-    /// Not known yet (the backend is being asked).
-    Unknown,
-    /// Never answered for this room: ask, and draw fallbacks meanwhile.
-    Ask,
-    Run,
-    Blocks,
-}
-
-impl Code {
-    fn wire(self) -> Option<&'static str> {
-        match self {
-            Code::Run => Some("run"),
-            Code::Blocks => Some("blocks"),
-            _ => None,
-        }
-    }
-
-    fn from_wire(code: Option<&str>) -> Code {
-        match code {
-            Some("run") => Code::Run,
-            Some("blocks") => Code::Blocks,
-            _ => Code::Ask,
-        }
-    }
-}
 
 /// Panel state shared by the slots, the status-bar menu and the dialog.
 #[derive(Clone, Copy)]
@@ -89,102 +62,8 @@ impl PanelsCtx {
             collapsed: RwSignal::new(Vec::new()),
             menu_open: RwSignal::new(false),
         };
-        // A room's welcome: ask the backend for this room's answer (which also tells it which
-        // room's pages it may mount from now on).
-        Effect::new(move |_| {
-            let room = table
-                .model
-                .with(|m| m.welcome.as_ref().map(|w| w.room.clone()));
-            let Some(room) = room else { return };
-            if ctx.code_room.get_untracked().as_deref() == Some(room.as_str()) {
-                return;
-            }
-            ctx.code_room.set(Some(room.clone()));
-            ctx.code.set(Code::Unknown);
-            leptos::task::spawn_local(async move {
-                #[derive(serde::Serialize)]
-                struct Args {
-                    room: String,
-                }
-                let code = crate::bridge::invoke::<_, Option<String>>(
-                    "panel_code",
-                    &Args { room: room.clone() },
-                )
-                .await
-                .ok()
-                .flatten();
-                if ctx.code_room.try_get_untracked().flatten().as_deref() == Some(room.as_str()) {
-                    let _ = ctx.code.try_set(Code::from_wire(code.as_deref()));
-                }
-            });
-        });
-        // The first manifest of a room that carries tier-2 panels: say how many and how big.
-        Effect::new(move |_| {
-            let (room, count, bytes) = table.model.with(|m| {
-                let room = m
-                    .welcome
-                    .as_ref()
-                    .map(|w| w.room.clone())
-                    .unwrap_or_default();
-                let tier2: Vec<&UiManifestPanel> =
-                    m.panels.iter().filter(|p| p.tier == 2).collect();
-                let bytes: u64 = tier2
-                    .iter()
-                    .map(|p| {
-                        p.entry.as_ref().map_or(0, |e| e.size)
-                            + p.assets
-                                .as_deref()
-                                .unwrap_or_default()
-                                .iter()
-                                .map(|a| a.size)
-                                .sum::<u64>()
-                    })
-                    .sum();
-                (room, tier2.len(), bytes)
-            });
-            if count == 0
-                || ctx
-                    .notice_shown_for
-                    .with_value(|r| r.as_deref() == Some(room.as_str()))
-            {
-                return;
-            }
-            ctx.notice_shown_for.set_value(Some(room));
-            ctx.notice.set(Some(format!("{count}|{bytes}")));
-        });
+        consent::watch_room(ctx);
         ctx
-    }
-
-    /// The person's answer for this room: stored by the backend first, so no page mounts
-    /// before the backend allows it.
-    pub fn set_code(self, code: Code) {
-        let Some(room) = self.code_room.get_untracked() else {
-            return;
-        };
-        leptos::task::spawn_local(async move {
-            #[derive(serde::Serialize)]
-            struct Args {
-                room: String,
-                code: Option<&'static str>,
-            }
-            let args = Args {
-                room,
-                code: code.wire(),
-            };
-            if crate::bridge::invoke::<_, ()>("set_panel_code", &args)
-                .await
-                .is_ok()
-            {
-                let _ = self.code.try_set(code);
-            }
-        });
-    }
-
-    /// Whether the room's manifest brings any tier-2 page.
-    pub fn has_code(self) -> bool {
-        self.table
-            .model
-            .with(|m| m.panels.iter().any(|p| p.tier == 2))
     }
 
     /// A panel wants to act as the player. `gesture`: it follows a real gesture in that panel.
@@ -286,32 +165,6 @@ pub(crate) fn txt(locale: Locale, key: &str) -> String {
     match locale {
         Locale::En => en.to_owned(),
         Locale::Zh => zh.to_owned(),
-    }
-}
-
-/// "3 KB", "1.2 MB": what a person reads at a glance.
-fn size_text(bytes: u64) -> String {
-    if bytes < 1_000_000 {
-        format!("{} KB", bytes.div_ceil(1000).max(1))
-    } else {
-        format!("{:.1} MB", bytes as f64 / 1_000_000.0)
-    }
-}
-
-/// The notice's words for `raw` = "count|bytes"; `ask`: before the person has answered.
-fn notice_text(locale: Locale, raw: &str, ask: bool) -> String {
-    let (count, bytes) = raw.split_once('|').unwrap_or((raw, "0"));
-    let size = size_text(bytes.parse().unwrap_or(0));
-    let plural = if count == "1" { "" } else { "s" };
-    match (locale, ask) {
-        (Locale::En, false) => format!(
-            "This room's packs run {count} panel page{plural} of their own ({size}), sandboxed with no network."
-        ),
-        (Locale::En, true) => format!(
-            "This room's packs bring {count} panel page{plural} with code of their own ({size}). They would run sandboxed, with no network."
-        ),
-        (Locale::Zh, false) => format!("此房间的扩展包自带 {count} 个面板页面（{size}），在无网络的沙箱中运行。"),
-        (Locale::Zh, true) => format!("此房间的扩展包带有 {count} 个含自有代码的面板页面（{size}），将在无网络的沙箱中运行。"),
     }
 }
 
@@ -457,7 +310,6 @@ pub fn SidebarPanels(table: Table) -> impl IntoView {
 #[component]
 pub fn TrayPanels(table: Table) -> impl IntoView {
     let c = ctx();
-    let locale = locale();
     let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
     let has_any = move || {
         !panels_in(table, PanelSlot::Tray).is_empty()
@@ -467,41 +319,7 @@ pub fn TrayPanels(table: Table) -> impl IntoView {
     view! {
         <Show when=has_any>
             <div class="lw-tray" id="panel-tray">
-                {move || stall.get().map(|titles| {
-                    let names = titles.iter().map(|t| format!("“{}”", t.pick(locale.get().code()))).collect::<Vec<_>>().join(", ");
-                    view! {
-                        <div class="panel-code-notice panel-stall" id="panel-stall-notice" role="alert">
-                            <span>{move || txt(locale.get(), "stalled")}" ("{names}"). "{move || txt(locale.get(), "stalled_after")}</span>
-                            <button class="link" on:click=move |_| stall.set(None)>{move || txt(locale.get(), "dismiss")}</button>
-                        </div>
-                    }
-                })}
-                {move || c.notice.get().map(|n| if c.code.get() == Code::Ask {
-                    // Asked before any page of this room starts.
-                    view! {
-                        <div class="panel-code-notice ask" id="panel-code-notice" role="alertdialog">
-                            <span>{notice_text(locale.get(), &n, true)}" "{move || txt(locale.get(), "run_question")}</span>
-                            <button class="primary" id="panel-code-run" on:click=move |_| c.set_code(Code::Run)>
-                                {move || txt(locale.get(), "run_code")}
-                            </button>
-                            <button class="secondary" id="panel-code-blocks" on:click=move |_| c.set_code(Code::Blocks)>
-                                {move || txt(locale.get(), "blocks_only")}
-                            </button>
-                        </div>
-                    }.into_any()
-                } else {
-                    view! {
-                        <div class="panel-code-notice" id="panel-code-notice">
-                            <span>{notice_text(locale.get(), &n, false)}</span>
-                            <label class="blocks-only">
-                                <input type="checkbox" id="blocks-only" prop:checked=move || c.code.get() == Code::Blocks
-                                    on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Blocks } else { Code::Run })/>
-                                {move || txt(locale.get(), "blocks_only")}
-                            </label>
-                            <button class="link" on:click=move |_| c.notice.set(None)>{move || txt(locale.get(), "dismiss")}</button>
-                        </div>
-                    }.into_any()
-                })}
+                <consent::CodeNotices/>
                 <div class="tray-row">
                     <For each=move || panels_in(table, PanelSlot::Tray) key=|(k, _)| k.clone() let:item>
                         <PanelCard panel=item.1 class="slot-tray"/>
@@ -529,13 +347,7 @@ pub fn PanelsMenu(table: Table) -> impl IntoView {
                 </button>
                 <Show when=move || c.menu_open.get()>
                     <div class="panels-menu-list" role="menu">
-                        <Show when=move || c.has_code() && matches!(c.code.get(), Code::Run | Code::Blocks | Code::Ask)>
-                            <label class="panel-code-switch small">
-                                <input type="checkbox" id="panel-code-switch" prop:checked=move || c.code.get() == Code::Run
-                                    on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Run } else { Code::Blocks })/>
-                                {move || txt(locale.get(), "code_switch")}
-                            </label>
-                        </Show>
+                        <consent::CodeSwitch/>
                         {move || {
                             let list = modals();
                             if list.is_empty() {
