@@ -494,10 +494,12 @@ impl Tables {
         // Leaving the table silences it.
         if let Some(audio) = self.audio.get() {
             for layer in ["bgm", "ambience", "sfx"] {
-                audio.send(crate::audio::AudioCommand::Stop {
-                    layer: layer.into(),
-                    fade_ms: 0,
-                });
+                audio.send(crate::audio::AudioCommand::Layer(
+                    sound::plan::Action::Stop {
+                        layer: layer.into(),
+                        fade_ms: 0,
+                    },
+                ));
             }
         }
         if let Some(s) = session {

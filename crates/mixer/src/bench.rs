@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::num::NonZero;
 use std::time::{Duration, Instant};
 
+use sound::plan::Action;
+
 use super::{AudioCommand, AudioMixer, Desk, Levels};
 
 const RATE: u32 = 44_100;
@@ -59,10 +61,10 @@ pub fn play_latency(dir: &std::path::Path, runs: usize) -> Result<Vec<Duration>,
     let audio = AudioMixer::start(true);
     let mut out = Vec::with_capacity(runs);
     for _ in 0..runs {
-        audio.send(AudioCommand::Stop {
+        audio.send(AudioCommand::Layer(Action::Stop {
             layer: "bgm".into(),
             fade_ms: 0,
-        });
+        }));
         if !wait(|| audio.meter.peak() < 1e-3, Duration::from_secs(3)) {
             return Err("the output did not go silent after a stop".into());
         }

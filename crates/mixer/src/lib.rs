@@ -23,6 +23,7 @@ use rodio::mixer::Mixer;
 use rodio::{Decoder, Player, Source};
 use serde::Serialize;
 pub use sound::levels::Levels;
+use sound::plan::Action;
 
 use voice::{Faded, Gain};
 
@@ -41,23 +42,9 @@ pub enum AudioCommand {
         /// How far into the track the table is, and when that was computed.
         start: Option<(Duration, Instant)>,
     },
-    Stop {
-        layer: String,
-        fade_ms: u64,
-    },
-    Pause {
-        layer: String,
-        fade_ms: u64,
-    },
-    Resume {
-        layer: String,
-        fade_ms: u64,
-    },
-    Volume {
-        layer: String,
-        volume: f32,
-        fade_ms: u64,
-    },
+    /// Stop, pause, resume or volume: the plan's own action, as it is. (A Play goes as
+    /// [`AudioCommand::Play`], with its file; a plan's Play here is ignored.)
+    Layer(Action),
     /// The person's own levels, on top of the table's.
     Levels(Levels),
     /// What each layer sounds like right now.
@@ -231,7 +218,30 @@ impl Desk {
                 fade_ms,
                 start,
             } => self.play(&layer, file, looped, volume, fade_ms, start, now),
-            AudioCommand::Stop { layer, fade_ms } => {
+            AudioCommand::Layer(action) => self.layer(action, now),
+            AudioCommand::Report(to) => self.report(to),
+            AudioCommand::Levels(levels) => {
+                self.levels = levels;
+                for (name, l) in &self.layers {
+                    let f = self.levels.factor(name);
+                    let voices = l
+                        .current
+                        .iter()
+                        .map(|(v, _)| v)
+                        .chain(l.fading.iter().map(|(v, _)| v))
+                        .chain(l.oneshots.iter());
+                    for v in voices {
+                        v.player.set_volume(f as _);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stop, pause, resume, volume on one layer.
+    fn layer(&mut self, action: Action, now: Instant) {
+        match action {
+            Action::Stop { layer, fade_ms } => {
                 let l = self.layers.entry(layer).or_default();
                 l.pause_at = None;
                 if let Some((v, _)) = l.current.take() {
@@ -244,7 +254,7 @@ impl Desk {
                     l.fading.push((v, now + Duration::from_millis(MIN_FADE_MS)));
                 }
             }
-            AudioCommand::Pause { layer, fade_ms } => {
+            Action::Pause { layer, fade_ms } => {
                 if let Some(l) = self.layers.get_mut(&layer) {
                     if let Some((v, _)) = &l.current {
                         v.gain.ramp(0.0, fade(fade_ms));
@@ -252,7 +262,7 @@ impl Desk {
                     }
                 }
             }
-            AudioCommand::Resume { layer, fade_ms } => {
+            Action::Resume { layer, fade_ms } => {
                 if let Some(l) = self.layers.get_mut(&layer) {
                     l.pause_at = None;
                     if let Some((v, vol)) = &l.current {
@@ -261,7 +271,7 @@ impl Desk {
                     }
                 }
             }
-            AudioCommand::Volume {
+            Action::Volume {
                 layer,
                 volume,
                 fade_ms,
@@ -279,51 +289,38 @@ impl Desk {
                     }
                 }
             }
-            AudioCommand::Report(to) => {
-                let layers = ["bgm", "ambience", "sfx"]
-                    .iter()
-                    .map(|name| {
-                        let level = self.layers.get(*name).map_or(0.0, |l| {
-                            l.current
-                                .iter()
-                                .map(|(v, _)| v)
-                                .chain(l.oneshots.iter())
-                                .filter(|v| !v.player.is_paused())
-                                .map(|v| v.gain.current() * v.player.volume())
-                                .fold(0.0, f32::max)
-                        });
-                        (name.to_string(), level)
-                    })
-                    .collect();
-                let mut sounding: Vec<String> = self
-                    .layers
-                    .iter()
-                    .filter(|(_, l)| l.current.is_some())
-                    .map(|(n, _)| n.clone())
-                    .collect();
-                sounding.sort();
-                let _ = to.send(Report {
-                    layers,
-                    sounding,
-                    output_peak: None,
-                });
-            }
-            AudioCommand::Levels(levels) => {
-                self.levels = levels;
-                for (name, l) in &self.layers {
-                    let f = self.levels.factor(name);
-                    let voices = l
-                        .current
+            Action::Play { .. } => {}
+        }
+    }
+
+    fn report(&self, to: mpsc::Sender<Report>) {
+        let layers = ["bgm", "ambience", "sfx"]
+            .iter()
+            .map(|name| {
+                let level = self.layers.get(*name).map_or(0.0, |l| {
+                    l.current
                         .iter()
                         .map(|(v, _)| v)
-                        .chain(l.fading.iter().map(|(v, _)| v))
-                        .chain(l.oneshots.iter());
-                    for v in voices {
-                        v.player.set_volume(f as _);
-                    }
-                }
-            }
-        }
+                        .chain(l.oneshots.iter())
+                        .filter(|v| !v.player.is_paused())
+                        .map(|v| v.gain.current() * v.player.volume())
+                        .fold(0.0, f32::max)
+                });
+                (name.to_string(), level)
+            })
+            .collect();
+        let mut sounding: Vec<String> = self
+            .layers
+            .iter()
+            .filter(|(_, l)| l.current.is_some())
+            .map(|(n, _)| n.clone())
+            .collect();
+        sounding.sort();
+        let _ = to.send(Report {
+            layers,
+            sounding,
+            output_peak: None,
+        });
     }
 
     #[allow(clippy::too_many_arguments)]

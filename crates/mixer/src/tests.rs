@@ -2,6 +2,7 @@
 //! no real-time thread), so fades, crossfades and start positions are measured exactly.
 
 use super::*;
+use sound::plan::Action;
 
 const RATE: u32 = 44_100;
 
@@ -119,25 +120,25 @@ fn stop_and_pause_fade_out_and_resume_fades_back() {
     b.play("ambience", f, 1.0, 0);
     b.level(20);
     assert!(close(b.level(50), 0.5, 0.02));
-    b.desk.apply(AudioCommand::Pause {
+    b.desk.apply(AudioCommand::Layer(Action::Pause {
         layer: "ambience".into(),
         fade_ms: 400,
-    });
+    }));
     let down = b.curve(400);
     assert!(close(down[19], 0.25, 0.03), "half way down: {}", down[19]);
     b.desk.tick(Instant::now() + Duration::from_secs(1));
     assert!(b.level(50).abs() < 1e-3, "paused is silent");
-    b.desk.apply(AudioCommand::Resume {
+    b.desk.apply(AudioCommand::Layer(Action::Resume {
         layer: "ambience".into(),
         fade_ms: 200,
-    });
+    }));
     let up = b.curve(300);
     assert!(close(up[9], 0.25, 0.04), "half way up: {}", up[9]);
     assert!(close(up[25], 0.5, 0.02), "back: {}", up[25]);
-    b.desk.apply(AudioCommand::Stop {
+    b.desk.apply(AudioCommand::Layer(Action::Stop {
         layer: "ambience".into(),
         fade_ms: 300,
-    });
+    }));
     let out = b.curve(300);
     assert!(close(out[14], 0.25, 0.03), "half way out: {}", out[14]);
     assert!(b.level(50).abs() < 1e-3, "stopped is silent");
@@ -233,10 +234,10 @@ fn the_headless_output_hears_the_mixer_in_real_time() {
         start: None,
     });
     assert!(wait(true), "the loop is heard");
-    audio.send(AudioCommand::Stop {
+    audio.send(AudioCommand::Layer(Action::Stop {
         layer: "bgm".into(),
         fade_ms: 0,
-    });
+    }));
     assert!(wait(false), "stopped is silent");
     assert!(audio.meter.samples.load(Ordering::Relaxed) > 0);
 }

@@ -26,10 +26,10 @@ pub async fn sound_report(tables: State<'_, Tables>) -> Result<Report, String> {
 pub async fn preview_sound(tables: State<'_, Tables>, hash: Option<String>) -> Result<(), String> {
     let mixer = tables.audio().clone();
     let Some(hash) = hash else {
-        mixer.send(AudioCommand::Stop {
+        mixer.send(AudioCommand::Layer(sound::plan::Action::Stop {
             layer: PREVIEW.into(),
             fade_ms: 150,
-        });
+        }));
         return Ok(());
     };
     let cache = tables.cache()?.clone();

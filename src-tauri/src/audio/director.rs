@@ -141,18 +141,8 @@ impl Sequencer {
                     }));
                     continue;
                 }
-                Action::Stop { layer, fade_ms } => AudioCommand::Stop { layer, fade_ms },
-                Action::Pause { layer, fade_ms } => AudioCommand::Pause { layer, fade_ms },
-                Action::Resume { layer, fade_ms } => AudioCommand::Resume { layer, fade_ms },
-                Action::Volume {
-                    layer,
-                    volume,
-                    fade_ms,
-                } => AudioCommand::Volume {
-                    layer,
-                    volume,
-                    fade_ms,
-                },
+                // Stop, pause, resume, volume: the mixer takes the plan's action as it is.
+                other => AudioCommand::Layer(other),
             };
             let _guard = self.latest.lock().unwrap_or_else(|e| e.into_inner());
             self.mixer.send(command);
