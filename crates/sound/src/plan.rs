@@ -77,6 +77,17 @@ struct Track {
     status: Status,
 }
 
+impl Track {
+    fn playing(hash: &str, looped: bool, volume: f32) -> Self {
+        Track {
+            hash: hash.to_string(),
+            looped,
+            volume,
+            status: Status::Playing,
+        }
+    }
+}
+
 /// This client's view of the music and ambience layers (effects are one-shots: not tracked).
 #[derive(Debug, Default)]
 pub struct Plan {
@@ -132,15 +143,8 @@ impl Plan {
                     _ => Start::Beginning,
                 };
                 if tracked {
-                    self.layers.insert(
-                        layer.clone(),
-                        Track {
-                            hash: hash.clone(),
-                            looped,
-                            volume: vol,
-                            status: Status::Playing,
-                        },
-                    );
+                    self.layers
+                        .insert(layer.clone(), Track::playing(&hash, looped, vol));
                 }
                 vec![Action::Play {
                     layer,
@@ -248,15 +252,8 @@ impl Plan {
                                 self.skew.unwrap_or(0.0),
                             ))
                         });
-                        self.layers.insert(
-                            layer.clone(),
-                            Track {
-                                hash: hash.clone(),
-                                looped,
-                                volume: vol,
-                                status: Status::Playing,
-                            },
-                        );
+                        self.layers
+                            .insert(layer.clone(), Track::playing(&hash, looped, vol));
                         out.push(Action::Play {
                             layer,
                             hash,
