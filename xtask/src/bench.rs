@@ -6,14 +6,21 @@
 //! Studio. So the dev build only re-runs this same command from a release build of xtask
 //! (`cargo run --release`), which does the measuring. The verified GET is
 //! `transport::bench`, i.e. the app's own `MediaCache::get` over the app's own endpoint.
+//!
+//! The copy-vs-GET comparison is fair by construction (issue 12.3, see `transport::bench`): one
+//! pre-generated body served as clones, both paths read with the GET's own loop over one
+//! connection, the order alternating over [`ROUNDS`] rounds, the median ratio reported. The GET
+//! writes beside the real media cache (its filesystem, never a tmpfs `/tmp`), and its memory is
+//! measured in a fresh child process that does only the GET (`bench_get`).
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use transport::bench::{copy_vs_verified_get, copy_vs_verified_get_probed, CopyTimes};
+use transport::bench::{BenchClient, BenchError, BenchServer, Comparison};
+use transport::MediaCache;
 
+use crate::bench_child::ChildRss;
+use crate::bench_get;
 use crate::cmd;
 
 /// Set in the release child so it never re-launches itself.
@@ -25,8 +32,14 @@ const DECODE_TARGET: f64 = 100_000.0;
 const AUDIO_LATENCY_TARGET_MS: f64 = 50.0;
 /// A fade may stray this far (share of full level) from its straight line.
 const FADE_ERROR_TARGET: f64 = 0.02;
-/// Each size runs this often; the median ratio damps scheduler noise on a 2-core machine.
-const RUNS: usize = 5;
+/// Rounds per size, each a raw copy and a verified GET back to back, alternating which goes
+/// first (even, so each order runs equally often); the median ratio damps scheduler noise on a
+/// 2-core machine.
+const ROUNDS: usize = 6;
+/// The warm-up size: one round each way before anything counts.
+const WARM_BYTES: u64 = 16 << 20;
+const MIB_64: u64 = 64 << 20;
+const MIB_128: u64 = 128 << 20;
 /// How long the decode loop replays the capture.
 const DECODE_TIME: Duration = Duration::from_secs(2);
 
@@ -37,14 +50,23 @@ pub fn run() -> Result<(), String> {
             .env(CHILD_ENV, "1")
             .run();
     }
+    let cache = real_media_cache()?;
+    let (get_dir, created) = get_dir_for(&cache)?;
     let dir = std::env::temp_dir().join(format!("xtask-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let result = measure(&dir);
+    let result = std::fs::create_dir_all(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))
+        .and_then(|()| measure(&dir, &get_dir, &cache));
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&get_dir);
+    // Directories made only to hold it (e.g. `~/.loreweaver/cache` on a machine that never ran
+    // Studio) go too, while still empty.
+    for made in &created {
+        let _ = std::fs::remove_dir(made);
+    }
     result
 }
 
-fn measure(dir: &std::path::Path) -> Result<(), String> {
+fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -55,8 +77,14 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
     let busy = busy_percent(Duration::from_millis(500))
         .map_or("unknown".to_string(), |p| format!("{p:.0}%"));
     println!(
-        "bench: loopback, Local-only iroh endpoints, release build, median of {RUNS} runs \
-         (CPU busy before starting: {busy})"
+        "bench: loopback, Local-only iroh endpoints, release build; raw copy and verified GET \
+         take clones of one pre-generated body over one connection, read the same way, in \
+         {ROUNDS} rounds alternating which goes first (CPU busy before starting: {busy})"
+    );
+    println!(
+        "bench: the verified GET writes to {} ({})",
+        get_dir.display(),
+        describe_fs(get_dir, cache)
     );
     let mut missed = 0;
     let mut verdict = |pass: bool| {
@@ -67,53 +95,40 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
             "MISS"
         }
     };
-    let (t64, t128, rss_kib) = runtime.block_on(async {
-        // The first connection in a process pays for endpoint setup and allocator growth.
-        copy_vs_verified_get(16 << 20, dir)
+    let (c64, c128, rss) = runtime.block_on(async {
+        let server = BenchServer::start(&[WARM_BYTES, MIB_64, MIB_128])
             .await
-            .map_err(|e| e.to_string())?;
-        let mut t64 = Vec::new();
-        for _ in 0..RUNS {
-            t64.push(
-                copy_vs_verified_get(64 << 20, dir)
-                    .await
-                    .map_err(|e| e.to_string())?,
-            );
-        }
-        let (mut t128, mut rss_kib) = (Vec::new(), Some(0u64));
-        for _ in 0..RUNS {
-            let mut probe = None;
-            let t = copy_vs_verified_get_probed(128 << 20, dir, || probe = Some(RssProbe::start()))
-                .await
-                .map_err(|e| e.to_string())?;
-            // None without /proc (not Linux): the figure is then reported as unavailable.
-            rss_kib = match (rss_kib, probe.and_then(RssProbe::growth_kib)) {
-                (Some(a), Some(b)) => Some(a.max(b)),
-                _ => None,
-            };
-            t128.push(t);
-        }
-        Ok::<_, String>((median(t64), median(t128), rss_kib))
+            .map_err(text)?;
+        let figures = get_figures(&server, get_dir).await;
+        server.close().await;
+        figures
     })?;
-    for (label, t) in [("(a)  64 MiB", t64), ("(b) 128 MiB", t128)] {
+    for (label, c) in [("(a)  64 MiB", &c64), ("(b) 128 MiB", &c128)] {
+        let (low, high) = c.ratio_range();
         println!(
-            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, ratio {:.3} (target >= {RATIO_TARGET}) {}",
-            t.raw_mb_per_s(),
-            t.verified_mb_per_s(),
-            t.ratio(),
-            verdict(t.ratio() >= RATIO_TARGET)
+            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, ratio {:.3} (median of {} rounds, {low:.3}–{high:.3}) (target >= {RATIO_TARGET}) {}",
+            c.raw_mb_per_s(),
+            c.verified_mb_per_s(),
+            c.median_ratio(),
+            c.rounds.len(),
+            verdict(c.median_ratio() >= RATIO_TARGET)
         );
     }
-    match rss_kib {
-        Some(kib) => {
-            let mib = kib as f64 / 1024.0;
+    // The child with the largest growth; 0 means no /proc (not Linux): reported as unavailable.
+    match rss.iter().copied().max_by_key(ChildRss::growth_kib) {
+        Some(r) if r.idle_kib > 0 && r.peak_kib > 0 => {
+            let mib = |kib: u64| kib as f64 / 1024.0;
+            let growth = mib(r.growth_kib());
             println!(
-                "(b) 128 MiB: peak RSS growth during the verified GET {mib:.1} MiB, worst of {RUNS} (target < {RSS_TARGET_MIB} MiB) {}",
-                verdict(mib < RSS_TARGET_MIB)
+                "(b) 128 MiB: a fresh process doing only the verified GET: {:.1} MiB resident when connected, peak {:.1} MiB, growth {growth:.1} MiB, worst of {} (target < {RSS_TARGET_MIB} MiB growth) {}",
+                mib(r.idle_kib),
+                mib(r.peak_kib),
+                rss.len(),
+                verdict(growth < RSS_TARGET_MIB)
             );
         }
-        None => println!(
-            "(b) 128 MiB: peak RSS growth unavailable (no /proc/self/status) (target < {RSS_TARGET_MIB} MiB) {}",
+        _ => println!(
+            "(b) 128 MiB: peak RSS of the GET process unavailable (no /proc/self/status) (target < {RSS_TARGET_MIB} MiB growth) {}",
             verdict(false)
         ),
     }
@@ -163,23 +178,126 @@ fn measure(dir: &std::path::Path) -> Result<(), String> {
     }
 }
 
-/// The run with the median ratio (not a mix of runs, so its MB/s figures belong together).
-fn median(mut runs: Vec<CopyTimes>) -> CopyTimes {
-    runs.sort_by(|a, b| a.ratio().total_cmp(&b.ratio()));
-    runs[runs.len() / 2]
+fn text(e: BenchError) -> String {
+    e.to_string()
 }
 
-/// `$LOREWEAVER_SHARED`, else `shared/` beside the checkout (as the protocol tests find it).
-fn shared_dir() -> PathBuf {
-    std::env::var_os("LOREWEAVER_SHARED")
+/// The copy-vs-GET comparisons (one connection, warmed up first) and then the memory of fresh
+/// processes that each do only the 128 MiB GET from the same server.
+async fn get_figures(
+    server: &BenchServer,
+    get_dir: &Path,
+) -> Result<(Comparison, Comparison, Vec<ChildRss>), String> {
+    let client = BenchClient::connect(server).await.map_err(text)?;
+    let compared = async {
+        // The first transfers on a connection pay for its congestion window and the allocator's
+        // growth: one round each way at the warm-up size, not counted.
+        let warm = server.hash(WARM_BYTES)?;
+        client.compare(&warm, WARM_BYTES, 2, get_dir).await?;
+        let c64 = client
+            .compare(&server.hash(MIB_64)?, MIB_64, ROUNDS, get_dir)
+            .await?;
+        let c128 = client
+            .compare(&server.hash(MIB_128)?, MIB_128, ROUNDS, get_dir)
+            .await?;
+        Ok::<_, BenchError>((c64, c128))
+    }
+    .await;
+    client.close().await;
+    let (c64, c128) = compared.map_err(text)?;
+    let (ticket, hash) = (server.ticket(), server.hash(MIB_128).map_err(text)?);
+    let mut rss = Vec::with_capacity(bench_get::RUNS);
+    for _ in 0..bench_get::RUNS {
+        rss.push(bench_get::get_rss(&ticket, &hash, MIB_128, get_dir).await?);
+    }
+    Ok((c64, c128, rss))
+}
+
+/// The media cache Studio uses: `$STUDIO_MEDIA_CACHE`, else `~/.loreweaver/cache/media`.
+fn real_media_cache() -> Result<PathBuf, String> {
+    std::env::var_os("STUDIO_MEDIA_CACHE")
         .map(PathBuf::from)
-        .unwrap_or_else(|| cmd::root().join("../shared"))
+        .or_else(MediaCache::default_dir)
+        .ok_or_else(|| "no home directory, so no media cache to write beside".to_string())
+}
+
+/// A fresh directory for the verified GETs on the media cache's filesystem (`/tmp` may be a
+/// tmpfs, where a "file write" never reaches a disk's filesystem code): beside the cache, in its
+/// parent (`~/.loreweaver/cache`), or inside the cache if that is a mount of its own (the cache
+/// only ever sweeps or evicts hash-named files and its own temp files, never this). Also returns
+/// the directories above it that had to be created, deepest first.
+fn get_dir_for(cache: &Path) -> Result<(PathBuf, Vec<PathBuf>), String> {
+    let name = format!(".xtask-bench-{}", std::process::id());
+    let parent = cache
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir = match (device(cache), device(parent)) {
+        (Some(c), Some(p)) if c != p => cache.join(name),
+        _ => parent.join(name),
+    };
+    let created = dir
+        .ancestors()
+        .skip(1)
+        .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    Ok((dir, created))
+}
+
+/// "ext4, the media cache's filesystem", or what differs.
+fn describe_fs(dir: &Path, cache: &Path) -> String {
+    let kind = |p: &Path| fs_type(p).unwrap_or_else(|| "filesystem type unknown".into());
+    // The cache may not exist yet: the app would create it on its nearest existing ancestor's.
+    let cache_at = cache.ancestors().find(|p| device(p).is_some());
+    match (device(dir), cache_at) {
+        (Some(a), Some(at)) if device(at) == Some(a) => {
+            format!("{}, the media cache's filesystem", kind(dir))
+        }
+        (Some(_), Some(at)) => format!(
+            "{}, NOT the media cache's filesystem: {} is on {}",
+            kind(dir),
+            at.display(),
+            kind(at)
+        ),
+        _ => kind(dir),
+    }
+}
+
+#[cfg(unix)]
+fn device(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| m.dev())
+}
+
+#[cfg(not(unix))]
+fn device(_path: &Path) -> Option<u64> {
+    None
+}
+
+/// The type of the filesystem `path` is on, from the longest mount point above it in
+/// `/proc/self/mounts` (None where there is none).
+fn fs_type(path: &Path) -> Option<String> {
+    let path = std::fs::canonicalize(path).ok()?;
+    let mounts = std::fs::read_to_string("/proc/self/mounts").ok()?;
+    mounts
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split_whitespace();
+            let (_, at, kind) = (fields.next()?, fields.next()?, fields.next()?);
+            Some((PathBuf::from(at.replace("\\040", " ")), kind.to_string()))
+        })
+        .filter(|(at, _)| path.starts_with(at))
+        // The last of equally long ones: a later mount hides an earlier one at the same place.
+        .max_by_key(|(at, _)| at.as_os_str().len())
+        .map(|(_, kind)| kind)
 }
 
 /// Replays the engine capture's server frames through `decode_server` for [`DECODE_TIME`]:
 /// (frames in the capture, replays, frames/s).
 fn decode_throughput() -> Result<(usize, u64, f64), String> {
-    let path = shared_dir().join("conformance/engine-session-2.3.jsonl");
+    let path = cmd::shared_dir().join("conformance/engine-session-2.3.jsonl");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     // Records are `{"conn", "frame"}` (server → client) or client sends; keep the frames, as
     // the compact lines the engine puts on the wire.
@@ -207,66 +325,6 @@ fn decode_throughput() -> Result<(usize, u64, f64), String> {
     }
     let per_s = (replays * lines.len() as u64) as f64 / start.elapsed().as_secs_f64();
     Ok((lines.len(), replays, per_s))
-}
-
-/// Peak RSS growth from the moment it starts. Exact when the kernel lets us reset the high-water
-/// mark (`clear_refs` 5); otherwise a 1 ms sampler, which can miss a spike shorter than that.
-struct RssProbe {
-    baseline_kib: u64,
-    hwm_reset: bool,
-    stop: Arc<AtomicBool>,
-    sampled_kib: Arc<AtomicU64>,
-    sampler: Option<std::thread::JoinHandle<()>>,
-}
-
-impl RssProbe {
-    fn start() -> Self {
-        let hwm_reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
-        let baseline_kib = status_kib("VmRSS:");
-        let (stop, sampled_kib) = (
-            Arc::new(AtomicBool::new(false)),
-            Arc::new(AtomicU64::new(0)),
-        );
-        let sampler = (!hwm_reset).then(|| {
-            let (stop, sampled) = (stop.clone(), sampled_kib.clone());
-            std::thread::spawn(move || {
-                while !stop.load(Ordering::Relaxed) {
-                    sampled.fetch_max(status_kib("VmRSS:"), Ordering::Relaxed);
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            })
-        });
-        Self {
-            baseline_kib,
-            hwm_reset,
-            stop,
-            sampled_kib,
-            sampler,
-        }
-    }
-
-    fn growth_kib(mut self) -> Option<u64> {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(sampler) = self.sampler.take() {
-            let _ = sampler.join();
-        }
-        let peak = if self.hwm_reset {
-            status_kib("VmHWM:")
-        } else {
-            self.sampled_kib.load(Ordering::Relaxed)
-        };
-        (self.baseline_kib > 0).then(|| peak.saturating_sub(self.baseline_kib))
-    }
-}
-
-/// One `kB` field of `/proc/self/status` (0 where there is none, e.g. not Linux).
-pub fn status_kib(field: &str) -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_default()
-        .lines()
-        .find_map(|l| l.strip_prefix(field))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Share of all CPUs busy over `window`, from `/proc/stat` (None where there is none).

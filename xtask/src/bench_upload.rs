@@ -34,32 +34,16 @@ pub async fn upload_rss(work: &Path) -> Result<(u64, u64), String> {
         let f = std::fs::File::create(&file).map_err(|e| e.to_string())?;
         f.set_len(SIZE).map_err(|e| e.to_string())?;
     }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    let out = tokio::process::Command::new(exe)
-        .arg("bench-upload-child")
-        .arg(table.endpoint_ticket().to_string())
-        .arg(&key)
-        .arg(&file)
-        .output()
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .find_map(|l| l.strip_prefix("rss "))
-        .ok_or_else(|| {
-            format!(
-                "the upload child said nothing useful: {}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        })?;
-    let mut nums = line
-        .split_whitespace()
-        .filter_map(|n| n.parse::<u64>().ok());
-    match (nums.next(), nums.next()) {
-        (Some(idle), Some(peak)) => Ok((idle, peak)),
-        _ => Err(format!("the upload child's figures are unreadable: {line}")),
-    }
+    let rss = crate::bench_child::run(
+        "bench-upload-child",
+        &[
+            table.endpoint_ticket().to_string().as_ref(),
+            key.as_ref(),
+            file.as_os_str(),
+        ],
+    )
+    .await?;
+    Ok((rss.idle_kib, rss.peak_kib))
 }
 
 /// The child: connect, settle, upload, report `rss <idle KiB> <peak KiB>`.
@@ -67,11 +51,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
     let [ticket, key, path] = args else {
         return Err("bench-upload-child <ticket> <key> <file>".into());
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
+    let runtime = crate::bench_child::runtime()?;
     runtime.block_on(async {
         let ticket = transport::ticket::parse_ticket(ticket).map_err(|e| e.to_string())?;
         let endpoint = bind(NetworkMode::LocalOnly)
@@ -97,7 +77,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
         // Drain what the join brings, then measure the connected process at rest.
         tokio::time::sleep(Duration::from_millis(500)).await;
         while events.try_recv().is_ok() {}
-        let idle = crate::bench::status_kib("VmRSS:");
+        let idle = crate::bench_child::status_kib("VmRSS:");
         let request = UploadRequest {
             path: PathBuf::from(path),
             name: "long night.wav".into(),
@@ -107,7 +87,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
             .upload(&request, |_, _| {})
             .await
             .map_err(|e| e.to_string())?;
-        let peak = crate::bench::status_kib("VmHWM:");
+        let peak = crate::bench_child::status_kib("VmHWM:");
         println!("rss {idle} {peak}");
         session.close();
         Ok(())

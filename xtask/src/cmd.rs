@@ -76,3 +76,10 @@ impl Cmd {
 pub fn cargo<S: AsRef<OsStr>>(args: &[S]) -> Cmd {
     Cmd::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into())).args(args)
 }
+
+/// `$LOREWEAVER_SHARED`, else `shared/` beside the checkout (as the protocol tests find it).
+pub fn shared_dir() -> PathBuf {
+    std::env::var_os("LOREWEAVER_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"))
+}

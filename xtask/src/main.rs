@@ -1,12 +1,16 @@
 //! `cargo xtask <command>`: everything a fresh Debian machine needs to build, run and test Studio.
 
 mod bench;
+mod bench_child;
+mod bench_get;
 mod bench_pack;
 mod bench_upload;
 mod bundle;
 mod cmd;
 mod conformance;
 mod dial;
+mod fuzz;
+mod fuzz_seeds;
 mod setup;
 mod test;
 mod ui;
@@ -24,6 +28,9 @@ const USAGE: &str = "usage: cargo xtask <command>
                         join a table with Studio's transport and print every frame as a JSON line
                         (STUDIO_NETWORK=local stays on loopback)
   bundle                a release Studio as .deb and .rpm (Tauri's bundler), smoke-tested as installed
+  fuzz [--secs N] [--only TARGET] [--seed]
+                        coverage-guided fuzzing (libFuzzer, stable): frames + reducer, ticket,
+                        visible_when, panel templates; N seconds in all (default 60)
   bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s,
                         pack reload, audio latency and fade accuracy, upload memory
 ";
@@ -38,8 +45,11 @@ fn main() -> ExitCode {
         Some("conformance") => conformance::run(&args[1..]),
         Some("dial") => dial::run(&args[1..]),
         Some("bench") => bench::run(),
+        Some("fuzz") => fuzz::run(&args[1..]),
         // The bench's own child process (the upload memory figure), not for people.
         Some("bench-upload-child") => bench_upload::child(&args[1..]),
+        // Likewise for the verified GET's memory figure: a fresh process that does only the GET.
+        Some("bench-get-child") => bench_get::child(&args[1..]),
         Some("bundle") => bundle::run(),
         _ => {
             eprint!("{USAGE}");

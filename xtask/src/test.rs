@@ -8,6 +8,9 @@ use crate::cmd::{cargo, root, Cmd};
 use crate::setup::{self, WasmToolchain};
 use crate::ui;
 
+/// The fuzzing smoke's share of CI: every target, 40 s in all.
+const FUZZ_SMOKE_SECS: u64 = 40;
+
 pub fn run() -> Result<(), String> {
     let env = setup::run()?;
     // The app embeds ui/dist at compile time, so the UI comes before clippy and the tests.
@@ -42,6 +45,15 @@ pub fn run() -> Result<(), String> {
     let mut ui_tests = cargo(&["test", "--manifest-path", "ui/Cargo.toml", "--target-dir"])
         .args([root().join("target/ui-native")]);
     let (ui_passed, ui_failed, ui_ok) = run_counting(ui_tests.inner())?;
+    // A short fuzzing smoke (the long campaign is `cargo xtask fuzz --secs N`, see README).
+    let fuzzed = crate::fuzz::run(&["--secs".into(), FUZZ_SMOKE_SECS.to_string()]);
+    if let Err(e) = &fuzzed {
+        eprintln!("xtask: {e}");
+    }
+    let (ui_passed, ui_failed) = match fuzzed {
+        Ok(()) => (ui_passed + 1, ui_failed),
+        Err(_) => (ui_passed, ui_failed + 1),
+    };
 
     let display = Xvfb::start()?;
     let e2e_out = root().join("target/e2e");

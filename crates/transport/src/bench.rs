@@ -1,17 +1,38 @@
-//! Loopback measurements for `cargo xtask bench`: a raw iroh stream copy of N bytes against
-//! Studio's verified GET of the same N bytes (hash while streaming, temp file, rename).
+//! Loopback measurements for `cargo xtask bench`: a raw copy of N bytes against Studio's verified
+//! GET of the same N bytes (hash while streaming, temp file, rename), over one connection.
 //!
-//! The serving side generates its bytes on the fly instead of holding a blob, so the process's
-//! peak RSS reflects the client's streaming, not the server's copy of the file.
+//! Made fair on purpose (issue 12.3):
+//! - the server sends clones (`Bytes` slices) of one body generated before any clock starts, so
+//!   neither path pays for producing bytes, and both streams are identical on the wire (the same
+//!   request, the same reply header, the same body, never finished: the client stops reading at
+//!   the announced size, as with the engine);
+//! - the raw copy reads with the verified GET's own loop (`read_many_chunks` of
+//!   `CHUNKS_PER_READ` chunks, the same idle timeout, the same ~256 KiB batches), and lets each
+//!   batch go where the GET hands it to its hashing/writing thread: the difference between the
+//!   two is verification and the cache file, nothing else;
+//! - [`BenchClient::compare`] alternates which path goes first, round by round, and
+//!   [`Comparison`] reports the median of the per-round ratios;
+//! - the verified GET writes wherever the caller says: `cargo xtask bench` picks a directory on
+//!   the real media cache's filesystem.
+//!
+//! [`BenchClient::dial`] lets a fresh process (the bench's memory child) GET from a
+//! [`BenchServer`] in another one.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use iroh::endpoint::{Connection, SendStream};
+use bytes::Bytes;
+use iroh::endpoint::{Connection, RecvStream, SendStream};
+use iroh::{Endpoint, EndpointAddr};
+use iroh_tickets::endpoint::EndpointTicket;
 use sha2::{Digest, Sha256};
 
-use crate::endpoint::{addr_for, bind, bind_server, NetworkMode};
-use crate::media::{hex, MediaChannel, CHUNK_BYTES};
+use crate::endpoint::{addr_for, bind, bind_server, ticket_for, NetworkMode};
+use crate::media::{
+    hex, parse_get_header, read_line, MediaChannel, BATCH_BYTES, CHUNKS_PER_READ, CHUNK_BYTES, IDLE,
+};
 use crate::media_cache::MediaCache;
 
 #[derive(Debug, thiserror::Error)]
@@ -22,7 +43,7 @@ fn err(e: impl std::fmt::Display) -> BenchError {
     BenchError(e.to_string())
 }
 
-/// One run's timings for `bytes` bytes.
+/// One round's timings for `bytes` bytes.
 #[derive(Debug, Clone, Copy)]
 pub struct CopyTimes {
     pub bytes: u64,
@@ -37,56 +58,162 @@ impl CopyTimes {
     }
 
     pub fn raw_mb_per_s(&self) -> f64 {
-        self.bytes as f64 / 1e6 / self.raw_copy.as_secs_f64().max(f64::MIN_POSITIVE)
+        mb_per_s(self.bytes, self.raw_copy)
     }
 
     pub fn verified_mb_per_s(&self) -> f64 {
-        self.bytes as f64 / 1e6 / self.verified_get.as_secs_f64().max(f64::MIN_POSITIVE)
+        mb_per_s(self.bytes, self.verified_get)
     }
 }
 
-/// Deterministic body chunk `i` (not all zeros, so nothing is accidentally cheap).
-fn chunk(i: u64, len: usize) -> Vec<u8> {
-    let mut c = vec![0u8; len];
-    let mut x = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    for b in c.chunks_mut(8) {
+fn mb_per_s(bytes: u64, took: Duration) -> f64 {
+    bytes as f64 / 1e6 / took.as_secs_f64().max(f64::MIN_POSITIVE)
+}
+
+/// The rounds of one size. Round `i` ran the raw copy first when `i` is even, the verified GET
+/// first when it is odd.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    pub bytes: u64,
+    pub rounds: Vec<CopyTimes>,
+}
+
+impl Comparison {
+    /// The median of the per-round ratios (each round's two paths ran back to back).
+    pub fn median_ratio(&self) -> f64 {
+        median(self.rounds.iter().map(CopyTimes::ratio).collect())
+    }
+
+    /// The median raw copy throughput over the rounds.
+    pub fn raw_mb_per_s(&self) -> f64 {
+        median(self.rounds.iter().map(CopyTimes::raw_mb_per_s).collect())
+    }
+
+    /// The median verified GET throughput over the rounds.
+    pub fn verified_mb_per_s(&self) -> f64 {
+        median(
+            self.rounds
+                .iter()
+                .map(CopyTimes::verified_mb_per_s)
+                .collect(),
+        )
+    }
+
+    /// The lowest and highest per-round ratio.
+    pub fn ratio_range(&self) -> (f64, f64) {
+        self.rounds
+            .iter()
+            .map(CopyTimes::ratio)
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
+                (lo.min(r), hi.max(r))
+            })
+    }
+}
+
+/// The middle value (the mean of the two middle ones for an even count); NaN for none.
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    match n {
+        0 => f64::NAN,
+        _ if n.is_multiple_of(2) => (values[n / 2 - 1] + values[n / 2]) / 2.0,
+        _ => values[n / 2],
+    }
+}
+
+/// The body every request is served from: deterministic, not all zeros (so nothing is
+/// accidentally cheap), generated once before anything is timed.
+fn pregenerate(len: usize) -> Bytes {
+    let mut body = vec![0u8; len];
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for b in body.chunks_mut(8) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         b.copy_from_slice(&x.to_le_bytes()[..b.len()]);
     }
-    c
+    Bytes::from(body)
 }
 
-fn body_hash(bytes: u64) -> String {
-    let mut h = Sha256::new();
-    let mut sent = 0u64;
-    let mut i = 0;
-    while sent < bytes {
-        let len = (bytes - sent).min(CHUNK_BYTES as u64) as usize;
-        h.update(chunk(i, len));
-        sent += len as u64;
-        i += 1;
+/// A Local-only endpoint serving the prefixes of one pre-generated body, one per size, by hash
+/// (`{"op":"get","hash"}` → the engine's header line, then the bytes, the stream left open).
+pub struct BenchServer {
+    endpoint: Endpoint,
+    hashes: HashMap<u64, String>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl BenchServer {
+    /// Generates one body of the largest size and hashes each size's prefix (all before any
+    /// measurement), then starts accepting connections.
+    pub async fn start(sizes: &[u64]) -> Result<Self, BenchError> {
+        let mut sizes = sizes.to_vec();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let largest = *sizes
+            .last()
+            .ok_or_else(|| BenchError("no sizes to serve".into()))?;
+        let body = pregenerate(usize::try_from(largest).map_err(err)?);
+        let (mut blobs, mut hashes) = (HashMap::new(), HashMap::new());
+        let (mut hasher, mut hashed) = (Sha256::new(), 0usize);
+        for size in sizes {
+            let size_usize = size as usize;
+            hasher.update(&body[hashed..size_usize]);
+            hashed = size_usize;
+            let hash = hex(&hasher.clone().finalize());
+            blobs.insert(hash.clone(), body.slice(..size_usize));
+            hashes.insert(size, hash);
+        }
+        let blobs = Arc::new(blobs);
+        let endpoint = bind_server(NetworkMode::LocalOnly, vec![protocol::ALPN.to_vec()])
+            .await
+            .map_err(err)?;
+        let accept = {
+            let endpoint = endpoint.clone();
+            tokio::spawn(async move {
+                while let Some(incoming) = endpoint.accept().await {
+                    let blobs = blobs.clone();
+                    tokio::spawn(async move {
+                        if let Ok(conn) =
+                            async { incoming.accept()?.await.map_err(std::io::Error::other) }.await
+                        {
+                            serve(conn, blobs).await;
+                        }
+                    });
+                }
+            })
+        };
+        Ok(Self {
+            endpoint,
+            hashes,
+            accept,
+        })
     }
-    hex(&h.finalize())
-}
 
-async fn write_body(send: &mut SendStream, bytes: u64) -> Result<(), BenchError> {
-    let mut sent = 0u64;
-    let mut i = 0;
-    while sent < bytes {
-        let len = (bytes - sent).min(CHUNK_BYTES as u64) as usize;
-        send.write_all(&chunk(i, len)).await.map_err(err)?;
-        sent += len as u64;
-        i += 1;
+    /// The sha256 of the `bytes`-long body this server serves.
+    pub fn hash(&self, bytes: u64) -> Result<String, BenchError> {
+        self.hashes
+            .get(&bytes)
+            .cloned()
+            .ok_or_else(|| BenchError(format!("the bench server has no {bytes}-byte body")))
     }
-    Ok(())
+
+    /// A ticket another process can [`BenchClient::dial`].
+    pub fn ticket(&self) -> String {
+        ticket_for(&self.endpoint)
+    }
+
+    pub async fn close(self) {
+        self.accept.abort();
+        self.endpoint.close().await;
+    }
 }
 
-/// Serves `{"op":"raw", size}` (size bytes, then finish) and `{"op":"get",hash}` (header + N bytes).
-async fn serve(conn: Connection, bytes: u64, hash: String) {
+/// Serves every stream of `conn`: a header line, then clones of the pre-generated body, one
+/// protocol chunk at a time (no bytes generated or copied here). Never finishes the stream.
+async fn serve(conn: Connection, blobs: Arc<HashMap<String, Bytes>>) {
     while let Ok((mut send, mut recv)) = conn.accept_bi().await {
-        let hash = hash.clone();
+        let blobs = blobs.clone();
         tokio::spawn(async move {
             let mut head = Vec::new();
             while !head.ends_with(b"\n") {
@@ -95,95 +222,221 @@ async fn serve(conn: Connection, bytes: u64, hash: String) {
                     _ => return,
                 }
             }
-            let header: serde_json::Value = serde_json::from_slice(&head).unwrap_or_default();
-            if header["op"] == "get" {
-                let line = serde_json::json!({"op": "get", "hash": hash, "size": bytes,
-                    "mime": "audio/ogg", "name": "bench.ogg"});
+            let request: serde_json::Value = serde_json::from_slice(&head).unwrap_or_default();
+            let hash = request["hash"].as_str().unwrap_or_default();
+            let Some(body) = blobs.get(hash).cloned() else {
+                let line = serde_json::json!({"type": "error", "code": "media_not_found",
+                    "message": "No such media."});
                 let _ = send.write_all(format!("{line}\n").as_bytes()).await;
+                let _ = send.stopped().await;
+                return;
+            };
+            let line = serde_json::json!({"op": "get", "hash": hash, "size": body.len(),
+                "mime": "audio/ogg", "name": "bench.ogg"});
+            if send
+                .write_all(format!("{line}\n").as_bytes())
+                .await
+                .is_err()
+            {
+                return;
             }
-            let size = header["size"].as_u64().unwrap_or(bytes);
-            let _ = write_body(&mut send, size).await;
-            if header["op"] == "raw" {
-                let _ = send.finish();
+            let mut offset = 0;
+            while offset < body.len() {
+                let end = (offset + CHUNK_BYTES).min(body.len());
+                if send.write_chunk(body.slice(offset..end)).await.is_err() {
+                    return;
+                }
+                offset = end;
             }
+            // Like the engine: the client stops reading at the announced size.
             let _ = send.stopped().await;
         });
     }
 }
 
-/// Reads a `{"op":"raw"}` stream to its end, discarding the bytes (the server sends `bytes`).
-async fn raw_copy(conn: &Connection, expected: u64) -> Result<(), BenchError> {
-    let (mut send, mut recv) = conn.open_bi().await.map_err(err)?;
-    let header = format!("{{\"op\":\"raw\",\"size\":{expected}}}\n");
-    send.write_all(header.as_bytes()).await.map_err(err)?;
-    let mut got = 0u64;
-    while let Some(c) = recv.read_chunk(CHUNK_BYTES).await.map_err(err)? {
-        got += c.len() as u64;
+/// A Local-only client with one connection to a [`BenchServer`]; both paths use it.
+pub struct BenchClient {
+    endpoint: Endpoint,
+    conn: Connection,
+}
+
+impl BenchClient {
+    /// Connects to a server in this process.
+    pub async fn connect(server: &BenchServer) -> Result<Self, BenchError> {
+        Self::connect_to(addr_for(&server.endpoint)).await
     }
-    (got == expected)
-        .then_some(())
-        .ok_or_else(|| BenchError(format!("raw copy got {got} of {expected} bytes")))
-}
 
-/// Times a raw stream copy and a verified GET of `bytes` bytes over one Local-only loopback
-/// connection. The verified file lands in a fresh cache under `cache_dir` and is removed after.
-pub async fn copy_vs_verified_get(bytes: u64, cache_dir: &Path) -> Result<CopyTimes, BenchError> {
-    copy_vs_verified_get_probed(bytes, cache_dir, || {}).await
-}
+    /// Connects to a server in another process, by its [`BenchServer::ticket`].
+    pub async fn dial(ticket: &str) -> Result<Self, BenchError> {
+        let ticket: EndpointTicket = ticket.trim().parse().map_err(err)?;
+        Self::connect_to(EndpointAddr::from(ticket)).await
+    }
 
-/// [`copy_vs_verified_get`], calling `before_get` just before the verified GET starts, so a caller
-/// can reset or sample the process's peak RSS for the GET alone (not the raw copy before it).
-pub async fn copy_vs_verified_get_probed(
-    bytes: u64,
-    cache_dir: &Path,
-    before_get: impl FnOnce() + Send,
-) -> Result<CopyTimes, BenchError> {
-    let hash = body_hash(bytes);
-    let server = bind_server(NetworkMode::LocalOnly, vec![protocol::ALPN.to_vec()])
-        .await
-        .map_err(err)?;
-    let client = bind(NetworkMode::LocalOnly).await.map_err(err)?;
-    let accept = {
-        let (server, hash) = (server.clone(), hash.clone());
-        tokio::spawn(async move {
-            if let Some(incoming) = server.accept().await {
-                if let Ok(conn) =
-                    async { incoming.accept()?.await.map_err(std::io::Error::other) }.await
-                {
-                    serve(conn, bytes, hash).await;
-                }
-            }
+    async fn connect_to(addr: EndpointAddr) -> Result<Self, BenchError> {
+        let endpoint = bind(NetworkMode::LocalOnly).await.map_err(err)?;
+        let conn = endpoint.connect(addr, protocol::ALPN).await.map_err(err)?;
+        Ok(Self { endpoint, conn })
+    }
+
+    /// The raw copy: the same request and header parsing as a GET, the body read with the GET's
+    /// own loop (`read_discarding`) and then let go. Timed from opening the stream to the last
+    /// byte, as the verified GET is.
+    pub async fn raw_copy(&self, hash: &str, bytes: u64) -> Result<Duration, BenchError> {
+        let start = Instant::now();
+        let (mut send, mut recv) = open_get(&self.conn, hash).await?;
+        let (line, leftover) = read_line(&mut recv).await.map_err(err)?;
+        let header = parse_get_header(hash, &line).map_err(err)?;
+        if header.size != bytes {
+            return Err(BenchError(format!(
+                "the server announced {} bytes, not {bytes}",
+                header.size
+            )));
+        }
+        let received = read_discarding(&mut recv, leftover, header.size).await;
+        let _ = recv.stop(0u32.into());
+        let _ = send.finish();
+        let took = start.elapsed();
+        match received? {
+            got if got == bytes => Ok(took),
+            got => Err(BenchError(format!("raw copy got {got} of {bytes} bytes"))),
+        }
+    }
+
+    /// Studio's verified GET (`MediaCache::get`, the app's own code) of `hash` into a fresh cache
+    /// under `cache_dir`, which is removed afterwards (outside the timing).
+    pub async fn verified_get(
+        &self,
+        hash: &str,
+        bytes: u64,
+        cache_dir: &Path,
+    ) -> Result<Duration, BenchError> {
+        let dir = cache_dir.join(format!("bench-{:016x}", rand::random::<u64>()));
+        let cache = MediaCache::open(&dir, u64::MAX).map_err(err)?;
+        let channel = MediaChannel::new(self.conn.clone());
+        let start = Instant::now();
+        let result = cache.get(&channel, hash, Some(bytes)).await;
+        let took = start.elapsed();
+        let _ = std::fs::remove_dir_all(&dir);
+        let got = result.map_err(err)?;
+        if got.size != bytes {
+            return Err(BenchError(format!(
+                "the verified GET cached {} of {bytes} bytes",
+                got.size
+            )));
+        }
+        Ok(took)
+    }
+
+    /// `rounds` rounds of both paths for the `bytes`-long body `hash`, alternating which goes
+    /// first (raw first in even rounds), so neither always inherits the other's aftermath
+    /// (a warmer connection, freed memory, the page cache's work).
+    pub async fn compare(
+        &self,
+        hash: &str,
+        bytes: u64,
+        rounds: usize,
+        cache_dir: &Path,
+    ) -> Result<Comparison, BenchError> {
+        let mut times = Vec::with_capacity(rounds);
+        for round in 0..rounds {
+            let (raw_copy, verified_get) = if round.is_multiple_of(2) {
+                let raw_copy = self.raw_copy(hash, bytes).await?;
+                (raw_copy, self.verified_get(hash, bytes, cache_dir).await?)
+            } else {
+                let verified_get = self.verified_get(hash, bytes, cache_dir).await?;
+                (self.raw_copy(hash, bytes).await?, verified_get)
+            };
+            times.push(CopyTimes {
+                bytes,
+                raw_copy,
+                verified_get,
+            });
+        }
+        Ok(Comparison {
+            bytes,
+            rounds: times,
         })
-    };
-    let conn = client
-        .connect(addr_for(&server), protocol::ALPN)
-        .await
-        .map_err(err)?;
+    }
 
-    // Warm the path (congestion window, allocator) so the first measurement is not penalized.
-    raw_copy(&conn, bytes.min(8 << 20)).await?;
-    let start = Instant::now();
-    raw_copy(&conn, bytes).await?;
-    let raw_copy = start.elapsed();
+    pub async fn close(self) {
+        self.conn.close(0u32.into(), b"done");
+        self.endpoint.close().await;
+    }
+}
 
-    let dir = cache_dir.join(format!("bench-{:016x}", rand::random::<u64>()));
-    let cache = MediaCache::open(&dir, u64::MAX).map_err(err)?;
-    before_get();
-    let start = Instant::now();
-    let result = cache
-        .get(&MediaChannel::new(conn.clone()), &hash, Some(bytes))
+/// Opens a media stream and sends a GET request line, as `MediaChannel` does.
+async fn open_get(conn: &Connection, hash: &str) -> Result<(SendStream, RecvStream), BenchError> {
+    let (mut send, recv) = conn.open_bi().await.map_err(err)?;
+    let mut line =
+        serde_json::to_vec(&serde_json::json!({"op": "get", "hash": hash})).map_err(err)?;
+    line.push(b'\n');
+    send.write_all(&line).await.map_err(err)?;
+    Ok((send, recv))
+}
+
+/// Reads exactly `size` body bytes with the loop of `MediaChannel::get_to_file` (same read call,
+/// chunk count, idle timeout, truncation and batching); where that hands a batch to the hashing
+/// and writing thread, this drops it. Returns the bytes received (fewer if the stream ended).
+async fn read_discarding(
+    recv: &mut RecvStream,
+    mut leftover: Vec<u8>,
+    size: u64,
+) -> Result<u64, BenchError> {
+    leftover.truncate(size.min(leftover.len() as u64) as usize);
+    let mut received = leftover.len() as u64;
+    drop(leftover);
+    let mut chunks = vec![Bytes::new(); CHUNKS_PER_READ];
+    let (mut batch, mut batch_bytes) = (Vec::new(), 0usize);
+    while received < size {
+        let read = tokio::time::timeout(IDLE, recv.read_many_chunks(&mut chunks)).await;
+        let n = match read {
+            Err(_) => {
+                return Err(BenchError(format!(
+                    "the raw copy stalled (no bytes for {} s)",
+                    IDLE.as_secs()
+                )))
+            }
+            Ok(Err(e)) => return Err(err(e)),
+            Ok(Ok(None)) => break,
+            Ok(Ok(Some(n))) => n,
+        };
+        for chunk in &mut chunks[..n] {
+            let mut chunk = std::mem::take(chunk);
+            chunk.truncate((size - received).min(chunk.len() as u64) as usize);
+            received += chunk.len() as u64;
+            batch_bytes += chunk.len();
+            batch.push(chunk);
+        }
+        if batch_bytes >= BATCH_BYTES || received >= size {
+            batch_bytes = 0;
+            // A fresh Vec per batch, as the GET's (whose batches move to the writer thread).
+            drop(std::mem::take(&mut batch));
+        }
+    }
+    Ok(received)
+}
+
+/// One round (raw copy first) of `bytes` bytes over a fresh Local-only loopback connection,
+/// after a raw warm-up. The verified file lands in a fresh cache under `cache_dir` and is removed
+/// after. [`BenchClient::compare`] is the fair measurement; this is the quick one.
+pub async fn copy_vs_verified_get(bytes: u64, cache_dir: &Path) -> Result<CopyTimes, BenchError> {
+    let warm = bytes.min(8 << 20);
+    let server = BenchServer::start(&[warm, bytes]).await?;
+    let result = async {
+        let client = BenchClient::connect(&server).await?;
+        let measured = async {
+            // Warm the path (congestion window, allocator) so the first measurement is not
+            // penalized.
+            client.raw_copy(&server.hash(warm)?, warm).await?;
+            client
+                .compare(&server.hash(bytes)?, bytes, 1, cache_dir)
+                .await
+        }
         .await;
-    let verified_get = start.elapsed();
-    let _ = std::fs::remove_dir_all(&dir);
-    result.map_err(err)?;
-
-    conn.close(0u32.into(), b"done");
-    accept.abort();
-    client.close().await;
+        client.close().await;
+        measured
+    }
+    .await;
     server.close().await;
-    Ok(CopyTimes {
-        bytes,
-        raw_copy,
-        verified_get,
-    })
+    Ok(result?.rounds[0])
 }

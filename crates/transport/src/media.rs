@@ -22,13 +22,13 @@ pub const CHUNK_BYTES: usize = 64 * 1024;
 /// A header line longer than this is not a header.
 const MAX_HEADER_BYTES: usize = 16 * 1024;
 /// A media stream that delivers no reply line (or no body bytes) for this long is dead.
-const IDLE: Duration = Duration::from_secs(30);
+pub(crate) const IDLE: Duration = Duration::from_secs(30);
 /// Bytes the network reader hands to the hashing/writing thread at a time.
-const BATCH_BYTES: usize = 256 * 1024;
+pub(crate) const BATCH_BYTES: usize = 256 * 1024;
 /// Batches in flight between the reader and that thread: memory stays under 2 MiB.
 const PIPELINE_DEPTH: usize = 8;
 /// Chunks taken from QUIC per read call (one lock of the connection state each).
-const CHUNKS_PER_READ: usize = 64;
+pub(crate) const CHUNKS_PER_READ: usize = 64;
 
 /// Why a media transfer failed. Cloneable: concurrent requests for one hash share the outcome.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -208,6 +208,7 @@ impl MediaChannel {
         // QUIC hands out ~1 KiB chunks. Taking them as zero-copy `Bytes`, several per call, and
         // handing them over in ~256 KiB batches costs less CPU than copying into a buffer: on a
         // 2-core loopback bench that is +1–3% verified-GET throughput (see `cargo xtask bench`).
+        // The bench's raw copy reads with this same loop (`bench::read_discarding`): change both.
         let mut chunks = vec![Bytes::new(); CHUNKS_PER_READ];
         let (mut batch, mut batch_bytes) = (Vec::new(), 0usize);
         while result.is_ok() && received < header.size {
@@ -354,7 +355,7 @@ fn decode_reply(hash: &str, line: &[u8]) -> Result<MediaReply, MediaError> {
     }
 }
 
-fn parse_get_header(hash: &str, line: &[u8]) -> Result<GetHeader, MediaError> {
+pub(crate) fn parse_get_header(hash: &str, line: &[u8]) -> Result<GetHeader, MediaError> {
     match decode_reply(hash, line)? {
         MediaReply::Get(h) if h.hash == hash => Ok(h),
         other => Err(MediaError::BadReply(format!(
@@ -364,7 +365,7 @@ fn parse_get_header(hash: &str, line: &[u8]) -> Result<GetHeader, MediaError> {
 }
 
 /// Reads one newline-terminated line; returns it (without `\n`) and any bytes read past it.
-async fn read_line(recv: &mut RecvStream) -> Result<(Vec<u8>, Vec<u8>), MediaError> {
+pub(crate) async fn read_line(recv: &mut RecvStream) -> Result<(Vec<u8>, Vec<u8>), MediaError> {
     let mut buf = Vec::new();
     loop {
         if let Some(pos) = buf.iter().position(|&b| b == b'\n') {
