@@ -86,6 +86,8 @@ const ATTEMPTS: &[&str] = &[
     "bad-intents",
     "beacon",
     "bridge-raw",
+    "control-img",
+    "control-script",
     "cookies",
     "eventsource",
     "fetch-app-origin",
@@ -101,6 +103,8 @@ const ATTEMPTS: &[&str] = &[
     "host-localstorage",
     "img",
     "inline-script",
+    "neighbour-img",
+    "neighbour-script",
     "ipc-guessed-key",
     "ipc-no-key",
     "own-localstorage",
@@ -117,6 +121,20 @@ const ATTEMPTS: &[&str] = &[
     "window-open",
     "xhr-net",
 ];
+
+/// The positive controls: the neighbour attempts' loads, made from the probe's own files. They
+/// must succeed, so a blocked neighbour load means its token was refused, not a load that
+/// could never work.
+const CONTROLS: &[&str] = &["control-img", "control-script"];
+
+/// Rows that report, not attempt.
+const STATUS_ROWS: &[&str] = &["api", "bridge-raw", "ready"];
+
+/// Attempts whose "blocked" could not have read otherwise even with no sandbox and no CSP: kept
+/// as defence in depth. An all-zero token names no mount; the browser normalises `..` (plain
+/// or percent-encoded) before it asks, so the scheme never sees it (the scheme handler's own
+/// test sends those raw URIs and gets 404 for each).
+const CANNOT_FAIL: &[&str] = &["script-other-token", "traversal", "traversal-encoded"];
 
 /// What the panel scheme serves at `url` now, read through a throwaway (script-less) frame.
 fn served_text(s: &studio_e2e::Studio, url: &str) -> String {
@@ -274,11 +292,16 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         s.find(".lw-modal").is_none().then_some(())
     });
 
-    // The hostile page.
+    // The hostile page, and a well-behaved neighbour whose real token it will be given.
     say(&s, ".panels enable hostile-pack");
     let probe = wait_for(Duration::from_secs(30), "the probe's frame", || {
         s.find(".slot-sidebar[data-panel='hostile-pack/probe'] iframe")
     });
+    let neighbour = wait_for(Duration::from_secs(30), "the neighbour's frame", || {
+        s.find(".slot-sidebar[data-panel='hostile-pack/neighbour'] iframe")
+    });
+    let neighbour_url = s.attr(&neighbour, "src").expect("the neighbour's URL");
+    let neighbour_base = neighbour_url[..=neighbour_url.rfind('/').expect("a path")].to_string();
     // The frame is sandboxed to scripts only, and its origin is opaque.
     assert_eq!(s.attr(&probe, "sandbox").as_deref(), Some("allow-scripts"));
     s.switch_to_frame(&probe).expect("into the probe frame");
@@ -290,6 +313,25 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     );
     wait_for(Duration::from_secs(30), "the probe to finish", || {
         s.find("body[data-done='1']")
+    });
+    // Another live mount's real token, each load beside its control.
+    let tried = s.execute(
+        "return window.__tryNeighbour(arguments[0]);",
+        serde_json::json!([neighbour_base]),
+    );
+    assert_eq!(
+        tried.ok(),
+        Some(serde_json::json!(neighbour_base)),
+        "the neighbour attempts"
+    );
+    wait_for(Duration::from_secs(10), "the neighbour attempts' rows", || {
+        s.execute(
+            "return ['control-img','control-script','neighbour-img','neighbour-script'].every(id => document.querySelector('#results li[data-id=\"' + id + '\"]'));",
+            serde_json::json!([]),
+        )
+        .ok()?
+        .as_bool()?
+        .then_some(())
     });
     let results = s
         .execute(
@@ -328,7 +370,12 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     let mut attempts = 0;
     for r in &rows {
         eprintln!("  {}", r[2].as_str().unwrap_or(""));
+        let id = r[0].as_str().unwrap_or("");
         let outcome = r[1].as_str().unwrap_or("");
+        if CONTROLS.contains(&id) {
+            assert_eq!(outcome, "ESCAPED", "a control load failed: {}", r[2]);
+            continue;
+        }
         assert_ne!(outcome, "ESCAPED", "an escape succeeded: {}", r[2]);
         if outcome == "blocked" {
             attempts += 1;
@@ -349,6 +396,12 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     let mut want = ATTEMPTS.to_vec();
     want.sort_unstable();
     assert_eq!(ids, want, "the probe's attempts");
+    let judged = ATTEMPTS.len() - STATUS_ROWS.len() - CONTROLS.len();
+    eprintln!(
+        "hostile verdicts: {} of {judged} attempts could have read \"escaped\" (the other {} are defence in depth: {CANNOT_FAIL:?})",
+        judged - CANNOT_FAIL.len(),
+        CANNOT_FAIL.len()
+    );
 
     // Give late network attempts (beacon, css, font, form) a moment, then: nothing reached us.
     std::thread::sleep(Duration::from_secs(2));
@@ -429,6 +482,11 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
     ] {
         assert!(!all.contains(forged), "{forged} reached the transcript");
     }
+    // The neighbour's token was live all along: the scheme still serves its page.
+    assert!(
+        served_text(&s, &neighbour_url).contains("Neighbour"),
+        "the neighbour's page was not live"
+    );
     // A reload of the window ends every mount it had.
     assert!(
         served_text(&s, &probe_url).contains("Probe"),
