@@ -4,6 +4,7 @@
 //! `TAURI_DRIVER` and `STUDIO_E2E_OUT` (where screenshots go).
 
 mod driver;
+pub mod hostile_text;
 pub mod keeper;
 pub mod peers;
 pub mod play;

@@ -324,15 +324,19 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         Some(serde_json::json!(neighbour_base)),
         "the neighbour attempts"
     );
-    wait_for(Duration::from_secs(10), "the neighbour attempts' rows", || {
-        s.execute(
+    wait_for(
+        Duration::from_secs(10),
+        "the neighbour attempts' rows",
+        || {
+            s.execute(
             "return ['control-img','control-script','neighbour-img','neighbour-script'].every(id => document.querySelector('#results li[data-id=\"' + id + '\"]'));",
             serde_json::json!([]),
         )
         .ok()?
         .as_bool()?
         .then_some(())
-    });
+        },
+    );
     let results = s
         .execute(
             "return Array.from(document.querySelectorAll('#results li')).map(li => [li.dataset.id, li.dataset.outcome, li.textContent]);",

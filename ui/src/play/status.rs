@@ -53,8 +53,8 @@ pub fn StatusBar(table: Table) -> impl IntoView {
                 let role = w.you.role.as_str().to_string();
                 let role_attr = role.clone();
                 view! {
-                    <span class="status-room" id="room">{tr(l, "status.room")}" "<strong>{w.room.clone()}</strong></span>
-                    <span class="status-role" data-role=role_attr>{w.you.name.clone()}" · "{role}</span>
+                    <span class="status-room" id="room">{tr(l, "status.room")}" "<strong title=w.room.clone()>{w.room.clone()}</strong></span>
+                    <span class="status-role" data-role=role_attr title=w.you.name.clone()>{w.you.name.clone()}" · "{role}</span>
                     <span class="status-version" class:drift=drift
                         title=if drift { tr(l, "status.drift") } else { "" }>
                         {w.server.clone()}" "{w.version.clone().unwrap_or_default()}" · "{tr(l, "about.protocol")}" "{w.protocol.clone()}

@@ -1,0 +1,94 @@
+//! The scripts the hostile-text suite runs in the window: one install, one pass per scroll
+//! position, one verdict (few WebDriver round trips for thousands of checks).
+
+/// Stores the checks in the page as `window.__lw` with `pass()`, which reads every selector once
+/// and records each check that is satisfied (kept across passes: the transcript's window moves).
+/// Opens the gallery (its grid is the only place every picture's name shows).
+pub const INSTALL: &str = r##"
+const [payloads, sels, checks, countSels] = arguments;
+const lw = window.__lw = { payloads, sels, checks, countSels, seen: checks.map(() => null), max: {} };
+const ACTIVE = 'script,style,iframe,frame,frameset,object,embed,applet,form,input,textarea,select,'
+  + 'button,img,picture,svg,math,video,audio,source,track,details,dialog,marquee,a,area,link,meta,'
+  + 'base,body,template,noscript,keygen,x';
+const words = (s) => { const t = s.replace(/[_-]/g, ' ').trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
+lw.marker = (i, field) => 'Q' + String(i).padStart(2, '0') + '\u00b7' + field + '\u00b7';
+lw.pass = () => {
+  const cache = new Map();
+  const texts = (sel, attr) => {
+    const key = sel + '\n' + (attr || '');
+    if (!cache.has(key)) {
+      cache.set(key, [...document.querySelectorAll(sel)]
+        .map((e) => [e, attr ? (e.getAttribute(attr) || '') : e.textContent]));
+    }
+    return cache.get(key);
+  };
+  checks.forEach(([s, attr, i, field, mode], k) => {
+    if (lw.seen[k] === 'ok') { return; }
+    const marker = lw.marker(i, field);
+    const hit = texts(sels[s], attr).find(([, t]) => t.includes(marker));
+    if (!hit) { return; }
+    const [el, t] = hit;
+    if (mode === 1) {
+      const bad = el.querySelector(ACTIVE);
+      lw.seen[k] = bad ? 'has an active <' + bad.tagName.toLowerCase() + '>' : 'ok';
+      return;
+    }
+    const whole = marker + payloads[i];
+    const want = mode === 2 ? words(whole) : whole;
+    if (t.includes(want)) { lw.seen[k] = 'ok'; return; }
+    const at = t.indexOf(marker);
+    lw.seen[k] = 'shows ' + JSON.stringify(t.slice(at, at + Math.min(want.length + 40, 160)));
+  });
+  for (const sel of countSels) {
+    lw.max[sel] = Math.max(lw.max[sel] || 0, document.querySelectorAll(sel).length);
+  }
+};
+const open = document.getElementById('open-gallery');
+if (open) { open.click(); }
+return { checks: checks.length, gallery: !!open };
+"##;
+
+/// One pass, then a scroll to the top (the transcript widens its window). Says whether the pass
+/// saw the first line (the whole transcript) and the gallery.
+pub const STEP: &str = r##"
+const lw = window.__lw;
+lw.pass();
+const t = document.querySelector('.transcript');
+const first = t ? t.querySelector('.entry') : null;
+const seen = {
+  top: !!first && first.textContent.includes(arguments[0]),
+  gallery: !!document.getElementById('gallery'),
+  remaining: lw.seen.filter((x) => x !== 'ok').length,
+};
+if (t) { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }
+return seen;
+"##;
+
+/// The last pass, what failed (grouped per field and selector), the counts, and whether anything
+/// ran or reached the DOM as markup.
+pub const VERDICT: &str = r##"
+const lw = window.__lw;
+lw.pass();
+const groups = new Map();
+lw.checks.forEach(([s, attr, i, field], k) => {
+  if (lw.seen[k] === 'ok') { return; }
+  const key = field + ' under ' + lw.sels[s] + (attr ? ' [' + attr + ']' : '');
+  if (!groups.has(key)) { groups.set(key, { n: 0, first: lw.marker(i, field) + ' ' + (lw.seen[k] || 'missing') }); }
+  groups.get(key).n += 1;
+});
+const main = document.querySelector('main');
+const all = [...main.querySelectorAll('*')];
+const control = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+return {
+  failed: [...groups].map(([key, g]) => key + ': ' + g.n + ' failed; first: ' + g.first),
+  checks: lw.checks.length,
+  counts: lw.max,
+  xss: window.__xss === undefined ? 0 : window.__xss,
+  scripts: main.querySelectorAll('script').length,
+  handlers: all.filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+  active: main.querySelectorAll('iframe, object, embed, form, meta, base, style, link').length,
+  jsLinks: main.querySelectorAll('[href^="javascript"], [src^="javascript"]').length,
+  controls: control.test(main.textContent) || all.some((e) => [...e.attributes].some((a) => control.test(a.value))),
+  crash: !!document.getElementById('crash'),
+};
+"##;
