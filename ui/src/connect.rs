@@ -126,6 +126,8 @@ pub fn ConnectScreen() -> impl IntoView {
             }
         });
     };
+    // The end of the bench's cold-start figure: this screen, drawn and ready for a ticket.
+    crate::perf::mark_after_paint("connect_ready");
     let info = LocalResource::new(|| bridge::invoke::<_, StudioInfo>("studio_info", &NoArgs {}));
     let saved = LocalResource::new(|| {
         bridge::invoke::<_, Vec<SavedTable>>("list_saved_tables", &NoArgs {})

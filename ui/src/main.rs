@@ -8,6 +8,7 @@ mod keeper;
 mod markdown;
 #[path = "../panels/mod.rs"]
 mod panels;
+mod perf;
 mod play;
 mod prefs;
 mod table;
@@ -34,6 +35,7 @@ fn main() {
             }
         }
     }));
+    perf::listen_for_bench();
     leptos::mount::mount_to_body(App);
 }
 

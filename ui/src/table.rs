@@ -72,7 +72,16 @@ pub struct Table {
     pub search: RwSignal<String>,
     /// A line handed back to the input box to edit (a line that was not delivered).
     pub draft: RwSignal<Option<String>>,
+    /// Batches from the backend waiting for the next animation frame (see [`Table::receive`]).
+    inbox: StoredValue<Vec<String>>,
+    /// Flushes so far: a scheduled flush whose count is stale has been done by the other timer.
+    flushes: StoredValue<u64>,
 }
+
+/// A hidden window gets no animation frames: the inbox is flushed by a timer after this long,
+/// so a background table still notifies. Longer than any frame a busy window takes, so a
+/// visible window is flushed by its frames alone.
+const HIDDEN_FLUSH: std::time::Duration = std::time::Duration::from_millis(500);
 
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
@@ -93,22 +102,59 @@ impl Table {
             bench_log: RwSignal::new(Default::default()),
             search: RwSignal::new(String::new()),
             draft: RwSignal::new(None),
+            inbox: StoredValue::new(Vec::new()),
+            flushes: StoredValue::new(0),
         }
     }
 
     /// The channel argument for `join_table` / `play_demo`: batches land in the model.
     pub fn channel(self) -> String {
-        bridge::channel(move |json| self.deliver(&json))
+        bridge::channel(move |json| self.receive(json))
     }
 
-    fn deliver(self, json: &str) {
-        let Ok(batch) = serde_json::from_str::<Vec<PumpEvent>>(json) else {
-            self.problem(format!(
-                "the backend sent an unreadable batch ({} bytes)",
-                json.len()
-            ));
+    /// Batches wait for the next animation frame and are applied together, so however fast
+    /// frames come (a stream of 1,000 deltas a second) the window updates once per frame.
+    fn receive(self, json: String) {
+        let first = self
+            .inbox
+            .try_update_value(|q| {
+                q.push(json);
+                q.len() == 1
+            })
+            .unwrap_or(false);
+        if !first {
             return;
+        }
+        let due = self.flushes.get_value();
+        let flush = move || {
+            if self.flushes.try_get_value() == Some(due) {
+                self.flush();
+            }
         };
+        request_animation_frame(flush);
+        set_timeout(flush, HIDDEN_FLUSH);
+    }
+
+    fn flush(self) {
+        self.flushes.update_value(|n| *n += 1);
+        let batches = self
+            .inbox
+            .try_update_value(std::mem::take)
+            .unwrap_or_default();
+        let mut events = Vec::new();
+        for json in batches {
+            match serde_json::from_str::<Vec<PumpEvent>>(&json) {
+                Ok(batch) => events.extend(batch),
+                Err(_) => self.problem(format!(
+                    "the backend sent an unreadable batch ({} bytes)",
+                    json.len()
+                )),
+            }
+        }
+        self.deliver(events);
+    }
+
+    fn deliver(self, batch: Vec<PumpEvent>) {
         let now = now_ms();
         let mut frames = Vec::with_capacity(batch.len());
         for event in batch {
@@ -117,7 +163,13 @@ impl Table {
                     // Every wire string is sanitized once, here, before anything reads it.
                     protocol::session::sanitize_value(&mut v);
                     match protocol::codec::decode_server_value(v) {
-                        Ok(f) => frames.push(f),
+                        Ok(f) => {
+                            if matches!(f, ServerFrame::Welcome(_)) {
+                                // The start of the bench's join-paint figure.
+                                crate::perf::mark("welcome");
+                            }
+                            frames.push(f)
+                        }
                         Err(e) => self.problem(e.to_string()),
                     }
                 }

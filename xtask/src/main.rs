@@ -5,6 +5,7 @@ mod bench_child;
 mod bench_get;
 mod bench_pack;
 mod bench_upload;
+mod bench_webview;
 mod bundle;
 mod cmd;
 mod conformance;

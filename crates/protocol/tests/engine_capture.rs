@@ -132,3 +132,21 @@ fn media_channel_replies_in_the_capture_decode() {
     }
     assert!(count > 0);
 }
+
+/// The bench's workload (`fold_lines`, timed natively and in the WebView) takes every server
+/// frame of the capture: none is skipped, so both figures count real work.
+#[test]
+fn the_bench_workload_applies_every_captured_frame() {
+    let lines: Vec<String> = capture()
+        .iter()
+        .filter_map(|r| r.get("frame").map(Value::to_string))
+        .collect();
+    assert!(lines.len() > 50, "only {} frames", lines.len());
+    let (model, applied) = protocol::session::fold_lines(&lines);
+    assert_eq!(applied, lines.len());
+    assert!(!model.is_empty(), "nothing reached the transcript");
+    let mut bad = lines.clone();
+    bad.push("not json".into());
+    bad.push(r#"{"type":"dice"}"#.into());
+    assert_eq!(protocol::session::fold_lines(&bad).1, lines.len());
+}

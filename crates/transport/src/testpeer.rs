@@ -56,6 +56,12 @@ pub struct PeerConfig {
     pub before_welcome: Vec<String>,
     /// Raw lines written right after `welcome` (e.g. an oversize line).
     pub after_welcome: Vec<String>,
+    /// Lines written after those, one per `paced_every` on average (a steady stream of deltas),
+    /// while the peer goes on answering.
+    pub paced: Vec<String>,
+    pub paced_every: Duration,
+    /// How long after the welcome the paced lines begin.
+    pub paced_from: Duration,
     /// Delay before each GET body, so concurrent requests overlap.
     pub get_delay: Duration,
     /// Flip a byte of every PUT body before verifying it (→ `media_hash_mismatch`).
@@ -74,6 +80,9 @@ impl Default for PeerConfig {
             mute_inputs: false,
             before_welcome: Vec::new(),
             after_welcome: Vec::new(),
+            paced: Vec::new(),
+            paced_every: Duration::from_millis(1),
+            paced_from: Duration::ZERO,
             get_delay: Duration::ZERO,
             mangle_puts: false,
             secret_key: SecretKey::from_bytes(&rand::random::<[u8; 32]>()),
@@ -273,6 +282,21 @@ async fn control(
     let _ = out.send(welcome.to_string()).await;
     for line in &cfg.after_welcome {
         let _ = out.send(line.clone()).await;
+    }
+    if !cfg.paced.is_empty() {
+        let (lines, every, out) = (cfg.paced.clone(), cfg.paced_every, out.clone());
+        let from = cfg.paced_from;
+        tokio::spawn(async move {
+            tokio::time::sleep(from).await;
+            // A late tick is made up at once (the default), so the rate holds on average.
+            let mut tick = tokio::time::interval(every);
+            for line in lines {
+                tick.tick().await;
+                if out.send(line).await.is_err() {
+                    return;
+                }
+            }
+        });
     }
     while let Some(line) = read_line(&mut recv, &mut buf).await {
         let frame: Value = serde_json::from_slice(&line).unwrap_or_default();

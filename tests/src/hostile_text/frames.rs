@@ -44,12 +44,12 @@ pub const SENTINEL: &str = "END·OF·HOSTILE·FRAMES";
 /// The second welcome: room, my name, server and version carry every payload.
 pub fn welcome(p: &mut Probe, corpus: &[String]) -> Value {
     json!({"type":"welcome","protocol":protocol::PROTOCOL_VERSION,"features":["media","audio"],
-        "room":p.joined(corpus, "welcome.room", "#room strong", None),
+        "room":p.joined(corpus, "welcome.room", "#room strong", Some("title")),
         "you":{"id":"tui:00000001","role":"keeper",
-            "name":p.joined(corpus, "welcome.name", ".status-bar .status-role", None)},
+            "name":p.joined(corpus, "welcome.name", ".status-bar .status-role", Some("title"))},
         "locale":"en",
-        "server":p.joined(corpus, "welcome.server", ".status-bar .status-version", None),
-        "version":p.joined(corpus, "welcome.version", ".status-bar .status-version", None)})
+        "server":p.joined(corpus, "welcome.server", ".status-bar .status-version", Some("title")),
+        "version":p.joined(corpus, "welcome.version", ".status-bar .status-version", Some("title"))})
 }
 
 /// Every block kind with payload `x` in every text field; `inline` in the transcript, else a
@@ -269,10 +269,10 @@ pub fn snapshot(p: &mut Probe, corpus: &[String]) -> Vec<Value> {
     out.extend(sounds);
     out.push(json!({"type":"audio_state","layers":[{"layer":"bgm","hash":SOUND,
         "mime":"audio/ogg","name":"bgm.ogg","playing":true,"volume":0.5,"loop":true,
-        "title":p.joined(corpus, "audio.state.title", "#now-playing .layer[data-layer='bgm']", None)}]}));
+        "title":p.joined(corpus, "audio.state.title", "#now-playing .layer[data-layer='bgm']", Some("title"))}]}));
     out.push(json!({"type":"audio_control","id":"ac1","action":"play","layer":"ambience",
         "hash":SOUND,"mime":"audio/ogg","name":"amb.ogg","loop":true,"volume":0.5,
-        "title":p.joined(corpus, "audio.control.title", "#now-playing .layer[data-layer='ambience']", None)}));
+        "title":p.joined(corpus, "audio.control.title", "#now-playing .layer[data-layer='ambience']", Some("title"))}));
     // An activity Studio has no word for is shown as the engine named it.
     out.push(json!({"type":"turn_status","status":"busy","round":2,
         "actor":p.joined(corpus, "turn.actor", "#turn", None),

@@ -111,8 +111,9 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
                     (!p.is_empty()).then(|| view! {
                         <span class="now-playing" id="now-playing">
                             {p.into_iter().map(|(layer, p)| view! {
-                                <span class="layer" data-layer=layer class:paused=p.paused>
-                                    "♪ "{protocol::session::sanitize_text(&p.title)}
+                                <span class="layer" data-layer=layer class:paused=p.paused
+                                    title=protocol::session::sanitize_text(&p.title)>
+                                    "♪ "{super::status::clip(&protocol::session::sanitize_text(&p.title), 24)}
                                 </span>
                             }).collect_view()}
                         </span>

@@ -52,12 +52,14 @@ pub fn StatusBar(table: Table) -> impl IntoView {
                 let drift = w.protocol.trim() != protocol::PROTOCOL_VERSION;
                 let role = w.you.role.as_str().to_string();
                 let role_attr = role.clone();
+                let version = w.version.clone().unwrap_or_default();
+                let build = format!("{} {version} · {} {}", w.server, tr(l, "about.protocol"), w.protocol);
+                let build_title = if drift { format!("{build}\n{}", tr(l, "status.drift")) } else { build.clone() };
                 view! {
-                    <span class="status-room" id="room">{tr(l, "status.room")}" "<strong title=w.room.clone()>{w.room.clone()}</strong></span>
-                    <span class="status-role" data-role=role_attr title=w.you.name.clone()>{w.you.name.clone()}" · "{role}</span>
-                    <span class="status-version" class:drift=drift
-                        title=if drift { tr(l, "status.drift") } else { "" }>
-                        {w.server.clone()}" "{w.version.clone().unwrap_or_default()}" · "{tr(l, "about.protocol")}" "{w.protocol.clone()}
+                    <span class="status-room" id="room">{tr(l, "status.room")}" "<strong title=w.room.clone()>{clip(&w.room, 24)}</strong></span>
+                    <span class="status-role" data-role=role_attr title=w.you.name.clone()>{clip(&w.you.name, 20)}" · "{role}</span>
+                    <span class="status-version" class:drift=drift title=build_title>
+                        {clip(&w.server, 16)}" "{clip(&version, 16)}" · "{tr(l, "about.protocol")}" "{clip(&w.protocol, 8)}
                         {drift.then_some(" ⚠")}
                     </span>
                 }
@@ -71,5 +73,29 @@ pub fn StatusBar(table: Table) -> impl IntoView {
             <crate::prefs::PrefSwitches/>
             <button class="link" id="leave" on:click=leave>{move || tr(locale.get(), "status.leave")}</button>
         </header>
+    }
+}
+
+/// A table's word cut to `max` characters with an ellipsis: the status bar stays one line
+/// however long a room or name is (the whole of it is the item's tooltip).
+pub fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clip;
+
+    #[test]
+    fn long_words_are_cut_short_ones_kept() {
+        assert_eq!(clip("demo", 24), "demo");
+        assert_eq!(clip("abcdef", 4), "abc…");
+        // Characters, not bytes: a name in Chinese is cut between characters.
+        assert_eq!(clip("深夜的灯塔守望者", 5), "深夜的灯…");
     }
 }

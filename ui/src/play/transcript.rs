@@ -14,7 +14,9 @@ use crate::markdown::markdown;
 use crate::table::Table;
 use crate::templates::UiBlocksView;
 
-const WINDOW_STEP: usize = 150;
+/// Entries drawn at the end, and added per step as the reader scrolls up: a join replays up to
+/// ~230 lines, and laying out all of them would delay its first paint.
+const WINDOW_STEP: usize = 60;
 
 #[component]
 pub fn Transcript(table: Table) -> impl IntoView {

@@ -389,3 +389,22 @@ pub(crate) fn push_capped<T>(list: &mut Vec<T>, item: T) {
     }
     list.push(item);
 }
+
+/// Server lines folded into a fresh model the way the app takes a batch: parsed, sanitised,
+/// decoded, applied. Returns the model and the frames applied. `cargo xtask bench` times this
+/// natively and, through the UI, in wasm inside the real WebView: one workload, two figures.
+pub fn fold_lines(lines: &[String]) -> (SessionModel, usize) {
+    let mut model = SessionModel::new();
+    let mut applied = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Ok(mut value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        sanitize_value(&mut value);
+        if let Ok(frame) = crate::codec::decode_server_value(value) {
+            model.apply(&frame, i as f64);
+            applied += 1;
+        }
+    }
+    (model, applied)
+}

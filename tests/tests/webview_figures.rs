@@ -1,0 +1,282 @@
+//! The performance figures only the real window can give, for `cargo xtask bench` (which runs
+//! this with `--ignored` against a release Studio and reads the `FIGURE <name> <value>` lines;
+//! the goals and the verdicts live there). Not part of `cargo xtask test`: figures are measured
+//! in the bench, never asserted in a timed test.
+//!
+//! - cold start: the kernel's start of the process → the connect screen painted (`connect_ready`
+//!   in the UI's `perf` marks); the first launch warms the disk cache, the median of the rest
+//!   counts;
+//! - the reducer in wasm inside the WebView, on the engine capture's frames;
+//! - join paint: the `welcome` reaching the UI → the replay (30 lines, 200 dice and npc lines),
+//!   the state and the manifest painted;
+//! - streaming: 1,000 `narrative_delta`/s for 10 s → DOM updates per animation frame and
+//!   frames dropped.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use studio_e2e::peers::runtime;
+use studio_e2e::play::join;
+use studio_e2e::{open_studio_with, wait_for, Studio};
+use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+
+fn figure(name: &str, value: f64) {
+    println!("FIGURE {name} {value:.3}");
+}
+
+fn shared() -> std::path::PathBuf {
+    std::env::var_os("LOREWEAVER_SHARED")
+        .map(Into::into)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+        })
+}
+
+/// The server frames of the engine's player-session capture, as wire lines.
+fn capture_lines() -> Vec<String> {
+    let path = shared().join("conformance/engine-session-2.3.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|r| r.get("frame").map(Value::to_string))
+        .collect()
+}
+
+fn perf(s: &Studio, name: &str) -> Option<f64> {
+    s.execute(
+        "return (window.__lwPerf || {})[arguments[0]] ?? null;",
+        json!([name]),
+    )
+    .ok()?
+    .as_f64()
+}
+
+/// Process start → connect screen painted, in ms.
+fn cold_start() -> f64 {
+    let s = open_studio_with(&[]);
+    let ready = wait_for(
+        Duration::from_secs(30),
+        "the connect screen painted",
+        || perf(&s, "connect_ready"),
+    );
+    s.execute(
+        "window.__TAURI_INTERNALS__.invoke('studio_info').then(i => { window.__info = i; }); return 0;",
+        json!([]),
+    )
+    .expect("asking for studio_info");
+    let info = wait_for(Duration::from_secs(10), "studio_info", || {
+        let v = s.execute("return window.__info || null;", json!([])).ok()?;
+        (!v.is_null()).then_some(v)
+    });
+    let origin = s
+        .execute("return performance.timeOrigin;", json!([]))
+        .expect("the page's time origin")
+        .as_f64()
+        .expect("a number");
+    let started = info["started_at_ms"]
+        .as_f64()
+        .expect("the process's start time (Linux)");
+    origin + ready - started
+}
+
+/// Installs, before the join, the observer that notes when the whole join is painted.
+const JOIN_WATCH: &str = r#"
+window.__joinPainted = null;
+const done = () => {
+  const last = document.querySelector('.transcript .entry:last-child');
+  return last && last.textContent.includes('JOIN-LAST') && document.querySelector('#character h3');
+};
+const mo = new MutationObserver(() => {
+  if (window.__joinPainted === null && done()) {
+    window.__joinPainted = -1;
+    mo.disconnect();
+    requestAnimationFrame(() => setTimeout(() => { window.__joinPainted = performance.now(); }, 0));
+  }
+});
+mo.observe(document.body, { subtree: true, childList: true, characterData: true });
+return 0;
+"#;
+
+/// 30 replayed lines with 200 dice and npc lines among them, the state, the manifest.
+fn join_frames(capture: &[String]) -> Vec<String> {
+    let pick_with = |t: &str, holding: &str| {
+        capture
+            .iter()
+            .find(|l| l.contains(&format!("\"type\":\"{t}\"")) && l.contains(holding))
+            .cloned()
+            .unwrap_or_else(|| panic!("the capture has no {t} frame with {holding}"))
+    };
+    let pick = |t: &str| pick_with(t, "");
+    let dice: Value = serde_json::from_str(&pick("dice")).unwrap();
+    let mut lines = Vec::new();
+    for i in 0..30 {
+        let text = if i == 29 {
+            "JOIN-LAST the lamp gutters.".to_string()
+        } else {
+            format!("Line {i}: the rain keeps on against the shutters, and the clock ticks.")
+        };
+        lines.push(
+            json!({"type":"narrative","id":format!("r{i}"),"speaker":"kp","text":text,"format":"markdown"})
+                .to_string(),
+        );
+        if i == 29 {
+            break;
+        }
+        for k in 0..7 {
+            let n = i * 7 + k;
+            if n >= 200 {
+                break;
+            }
+            if n % 2 == 0 {
+                lines.push(dice.to_string());
+            } else {
+                lines.push(
+                    json!({"type":"narrative","id":format!("n{n}"),"speaker":"npc","name":"Ada",
+                    "text":format!("Ada answers ({n})."),"format":"markdown"})
+                    .to_string(),
+                );
+            }
+        }
+    }
+    lines.push(pick_with("state", "\"character\":{"));
+    lines.push(pick("ui_manifest"));
+    lines
+}
+
+/// Counts, per animation frame, the tasks that changed the transcript's DOM (one task's many
+/// mutations are one update: a message posted to itself marks where the task ends), and the
+/// frames dropped.
+const STREAM_WATCH: &str = r#"
+const w = window.__stream = { started: null, frames: 0, updates: 0, maxPerFrame: 0, dropped: 0, cur: 0, last: null, over: false, idleFrames: 0, idleFrom: performance.now(), idleMs: 0 };
+const t = document.querySelector('.transcript');
+const ends = new MessageChannel();
+let inTask = false;
+ends.port1.onmessage = () => { inTask = false; };
+new MutationObserver(() => {
+  if (w.over) { return; }
+  if (w.started === null && document.querySelector('.entry.narrative.draft')) { w.started = performance.now(); }
+  if (w.started !== null && !inTask) { inTask = true; w.cur += 1; w.updates += 1; ends.port2.postMessage(0); }
+}).observe(t, { subtree: true, childList: true, characterData: true });
+const frame = (now) => {
+  if (w.started === null) { w.idleFrames += 1; w.idleMs = now - w.idleFrom; }
+  if (w.started !== null && !w.over) {
+    w.frames += 1;
+    w.maxPerFrame = Math.max(w.maxPerFrame, w.cur);
+    if (w.last !== null && now - w.last > 1000 / 60 * 1.5) { w.dropped += Math.round((now - w.last) / (1000 / 60)) - 1; }
+    if (now - w.started > 10000) { w.over = true; }
+  }
+  w.cur = 0; w.last = now;
+  if (!w.over) { requestAnimationFrame(frame); }
+};
+requestAnimationFrame(frame);
+return 0;
+"#;
+
+/// 10 s of `narrative_delta` at 1,000/s: 20 drafts of 500 deltas, each closed by its line.
+fn stream_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    for d in 0..20 {
+        let id = format!("s{d}");
+        let mut full = String::new();
+        for k in 0..500 {
+            let chunk = if k % 12 == 11 {
+                " and then".to_string()
+            } else {
+                format!(" w{k}")
+            };
+            full.push_str(&chunk);
+            lines.push(
+                json!({"type":"narrative_delta","id":id,"speaker":"kp","text":chunk}).to_string(),
+            );
+        }
+        lines.push(
+            json!({"type":"narrative","id":id,"speaker":"kp","text":full,"format":"markdown"})
+                .to_string(),
+        );
+    }
+    lines
+}
+
+#[test]
+#[ignore = "a bench figure: run by `cargo xtask bench`"]
+fn webview_figures() {
+    // Cold start, three launches: the first warms the disk cache.
+    let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
+    eprintln!("cold starts (ms): {starts:?}");
+    starts.remove(0);
+    starts.sort_by(f64::total_cmp);
+    figure("cold_start_ms", starts[starts.len() / 2]);
+
+    let capture = capture_lines();
+    let rt = runtime();
+    let config = PeerConfig {
+        after_welcome: join_frames(&capture),
+        paced: stream_lines(),
+        // After the join's figure is taken, so the two do not mix.
+        paced_from: Duration::from_secs(4),
+        ..PeerConfig::default()
+    };
+    let peer = rt
+        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
+        .expect("the peer starts");
+    let s = open_studio_with(&[]);
+    wait_for(
+        Duration::from_secs(30),
+        "the connect screen painted",
+        || perf(&s, "connect_ready"),
+    );
+
+    // The reducer in wasm, in this window, on the capture's frames, for 2 s.
+    s.execute(
+        "window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: 2000 } })); return 0;",
+        json!([capture]),
+    )
+    .expect("running the reducer");
+    let fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
+        perf(&s, "reducer_fps")
+    });
+    figure("reducer_wasm_fps", fps);
+
+    s.execute(JOIN_WATCH, json!([])).expect("watching the join");
+    join(&s, &peer.ticket(), "good-key");
+    let painted = wait_for(Duration::from_secs(30), "the join painted", || {
+        let v = s.execute("return window.__joinPainted;", json!([])).ok()?;
+        v.as_f64().filter(|t| *t > 0.0)
+    });
+    let welcome = perf(&s, "welcome").expect("the welcome mark");
+    figure("join_paint_ms", painted - welcome);
+
+    // The paced deltas began with the join; watch them from the first draft on.
+    s.execute(STREAM_WATCH, json!([]))
+        .expect("watching the stream");
+    let stream = wait_for(Duration::from_secs(40), "10 s of streaming", || {
+        let v = s.execute("return window.__stream;", json!([])).ok()?;
+        (v["over"] == true).then_some(v)
+    });
+    eprintln!("streaming: {stream}");
+    let frames = stream["frames"].as_f64().unwrap_or(0.0).max(1.0);
+    figure(
+        "stream_updates_per_frame_max",
+        stream["maxPerFrame"].as_f64().unwrap_or(0.0),
+    );
+    figure(
+        "stream_updates_per_frame_mean",
+        stream["updates"].as_f64().unwrap_or(0.0) / frames,
+    );
+    figure(
+        "stream_dropped_frames",
+        stream["dropped"].as_f64().unwrap_or(0.0),
+    );
+    figure("stream_frames", frames);
+    // The same window's frame rate just before, with nothing changing: what a frame costs here.
+    let idle_s = stream["idleMs"].as_f64().unwrap_or(0.0) / 1000.0;
+    if idle_s > 0.0 {
+        figure(
+            "idle_fps",
+            stream["idleFrames"].as_f64().unwrap_or(0.0) / idle_s,
+        );
+    }
+    drop(s);
+    rt.block_on(peer.shutdown());
+}

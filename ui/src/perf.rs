@@ -1,0 +1,101 @@
+//! Moments `cargo xtask bench` measures in the real window, and the reducer run in wasm.
+//!
+//! Marks go to `window.__lwPerf[name]` as `performance.now()` (the first time only, so a return
+//! to the connect screen does not move "connect_ready"). The bench dispatches an
+//! `lw-bench-reducer` event whose `detail` is `{lines, millis}`: the page folds those server
+//! lines into a fresh session model, exactly as [`crate::table`] does with a batch, for `millis`,
+//! and writes frames per second to `__lwPerf.reducer_fps`. Nothing here reaches the network or
+//! the backend, and a tier-2 panel page (another origin) cannot dispatch events on this window.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+fn perf_object() -> Option<js_sys::Object> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("__lwPerf");
+    let existing = js_sys::Reflect::get(&window, &key).ok()?;
+    if existing.is_object() {
+        return existing.dyn_into().ok();
+    }
+    let fresh = js_sys::Object::new();
+    js_sys::Reflect::set(&window, &key, &fresh).ok()?;
+    Some(fresh)
+}
+
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+fn set(name: &str, value: f64, overwrite: bool) {
+    let Some(perf) = perf_object() else {
+        return;
+    };
+    let key = JsValue::from_str(name);
+    if !overwrite && js_sys::Reflect::has(&perf, &key).unwrap_or(false) {
+        return;
+    }
+    let _ = js_sys::Reflect::set(&perf, &key, &JsValue::from_f64(value));
+}
+
+/// Notes `name` now, unless it was noted before.
+pub fn mark_once(name: &str) {
+    set(name, now(), false);
+}
+
+/// Notes `name` now, replacing an earlier note (a moment of every join).
+pub fn mark(name: &str) {
+    set(name, now(), true);
+}
+
+/// Notes `name` once the next frame has been painted (a frame callback, then a task after it).
+pub fn mark_after_paint(name: &'static str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let after = Closure::once_into_js(move || {
+        let task = Closure::once_into_js(move || mark_once(name));
+        if let Some(w) = web_sys::window() {
+            let _ =
+                w.set_timeout_with_callback_and_timeout_and_arguments_0(task.unchecked_ref(), 0);
+        }
+    });
+    let _ = window.request_animation_frame(after.unchecked_ref());
+}
+
+/// Listens for the bench's `lw-bench-reducer` event (see the module docs).
+pub fn listen_for_bench() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let handler = Closure::<dyn FnMut(web_sys::CustomEvent)>::new(|e: web_sys::CustomEvent| {
+        let detail = e.detail();
+        let lines: Vec<String> = js_sys::Reflect::get(&detail, &"lines".into())
+            .ok()
+            .map(|v| js_sys::Array::from(&v))
+            .map(|a| a.iter().filter_map(|l| l.as_string()).collect())
+            .unwrap_or_default();
+        let millis = js_sys::Reflect::get(&detail, &"millis".into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(1000.0);
+        set("reducer_fps", reducer_fps(&lines, millis), true);
+    });
+    let _ = window
+        .add_event_listener_with_callback("lw-bench-reducer", handler.as_ref().unchecked_ref());
+    handler.forget();
+}
+
+/// [`protocol::session::fold_lines`] over and over until `millis` have passed: frames per second.
+fn reducer_fps(lines: &[String], millis: f64) -> f64 {
+    if lines.is_empty() {
+        return 0.0;
+    }
+    let start = now();
+    let mut frames = 0usize;
+    while now() - start < millis {
+        frames += protocol::session::fold_lines(lines).1;
+    }
+    frames as f64 / ((now() - start) / 1000.0)
+}

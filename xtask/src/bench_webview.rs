@@ -1,0 +1,98 @@
+//! The bench's reducer and WebView figures (issue 12): the reducer natively, then a release
+//! Studio driven through the same WebDriver harness as the tests (`tests/webview_figures.rs`,
+//! run `--ignored`), which prints `FIGURE <name> <value>` lines read here. The goals and
+//! verdicts live here, beside the other figures.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::Instant;
+
+use crate::cmd::{self, cargo, root};
+
+pub const REDUCER_NATIVE_GOAL: f64 = 100_000.0;
+pub const REDUCER_WASM_GOAL: f64 = 50_000.0;
+pub const JOIN_PAINT_GOAL_MS: f64 = 100.0;
+pub const STREAM_UPDATES_GOAL: f64 = 1.0;
+pub const COLD_START_GOAL_MS: f64 = 1000.0;
+
+/// The engine capture's server frames, as the compact lines the engine puts on the wire.
+pub fn capture_lines() -> Result<Vec<String>, String> {
+    let path = cmd::shared_dir().join("conformance/engine-session-2.3.jsonl");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut lines = Vec::new();
+    for (i, record) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let record: serde_json::Value =
+            serde_json::from_str(record).map_err(|e| format!("capture record {i}: {e}"))?;
+        if let Some(frame) = record.get("frame") {
+            let line = frame.to_string();
+            protocol::codec::decode_server(&line)
+                .map_err(|e| format!("capture record {i} does not decode: {e}"))?;
+            lines.push(line);
+        }
+    }
+    if lines.is_empty() {
+        return Err(format!("{} holds no server frames", path.display()));
+    }
+    Ok(lines)
+}
+
+/// The app's ingestion of the capture (parse, sanitise, decode, apply into a fresh model, as
+/// the UI takes a batch), natively, for 2 s: frames per second.
+pub fn reducer_native_fps(lines: &[String]) -> f64 {
+    let (start, mut frames) = (Instant::now(), 0usize);
+    while start.elapsed().as_secs_f64() < 2.0 {
+        frames +=
+            std::hint::black_box(protocol::session::fold_lines(std::hint::black_box(lines))).1;
+    }
+    frames as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Builds the UI and a release Studio, runs the window's figures, returns them by name.
+pub fn window_figures() -> Result<HashMap<String, f64>, String> {
+    let env = crate::setup::run()?;
+    crate::ui::build(&env)?;
+    cargo(&["build", "--release", "-p", "loreweaver-studio"]).run()?;
+    let display = crate::test::Xvfb::start()?;
+    // The harness's own peer is an iroh endpoint too: a debug one would eat the cores the
+    // window is being measured on.
+    let mut test = cargo(&[
+        "test",
+        "--release",
+        "-p",
+        "studio-e2e",
+        "--test",
+        "webview_figures",
+        "--",
+        "--ignored",
+        "--nocapture",
+    ])
+    .env("DISPLAY", &display.name)
+    .env(
+        "STUDIO_APP",
+        root().join("target/release/loreweaver-studio"),
+    )
+    .env("TAURI_DRIVER", env.tauri_driver())
+    .env("STUDIO_NETWORK", "local");
+    let mut child = test
+        .inner()
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("the window figures: {e}"))?;
+    let mut figures = HashMap::new();
+    for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
+        let line = line.map_err(|e| e.to_string())?;
+        if let Some(rest) = line.strip_prefix("FIGURE ") {
+            let mut parts = rest.split_whitespace();
+            if let (Some(name), Some(Ok(value))) = (parts.next(), parts.next().map(str::parse)) {
+                figures.insert(name.to_string(), value);
+            }
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    drop(display);
+    if !status.success() {
+        return Err(format!("the window figures failed ({status})"));
+    }
+    Ok(figures)
+}
