@@ -227,15 +227,20 @@ fn webview_figures() {
         || perf(&s, "connect_ready"),
     );
 
-    // The reducer in wasm, in this window, on the capture's frames, for 2 s.
-    s.execute(
-        "window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: 2000 } })); return 0;",
-        json!([capture]),
-    )
-    .expect("running the reducer");
-    let fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
-        perf(&s, "reducer_fps")
-    });
+    // The reducer in wasm, in this window, on the capture's frames: 1 s to let the engine's
+    // optimising tiers compile it (as they have in a window that has been open a while), then
+    // 2 s measured.
+    let mut fps = 0.0;
+    for millis in [1000, 2000] {
+        s.execute(
+            "delete window.__lwPerf.reducer_fps; window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: arguments[1] } })); return 0;",
+            json!([capture, millis]),
+        )
+        .expect("running the reducer");
+        fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
+            perf(&s, "reducer_fps")
+        });
+    }
     figure("reducer_wasm_fps", fps);
 
     s.execute(JOIN_WATCH, json!([])).expect("watching the join");
