@@ -88,14 +88,13 @@ pub fn wait_turn_end(s: &Session, timeout: Duration) {
 /// Sends a free-text action and waits for its echo and the Keeper's whole turn.
 pub fn play_turn(s: &Session, text: &str) {
     // The turn is over only once a new closing Keeper line exists (not merely "no indicator
-    // yet"): count them first.
+    // yet").
     let keeper_lines = || {
         narrative(s)
             .iter()
             .filter(|l| l.speaker == "kp" && !l.is_draft())
             .count()
     };
-    let before = keeper_lines();
     say(s, text);
     wait_for(Duration::from_secs(15), "my echoed line", || {
         narrative(s)
@@ -103,8 +102,20 @@ pub fn play_turn(s: &Session, text: &str) {
             .any(|l| l.speaker == "player" && l.text.contains(text))
             .then_some(())
     });
+    // The transcript keeps only what is near the view: the answer is a Keeper line after my
+    // echo (or my echo was released because a long answer came after it).
     wait_for(Duration::from_secs(60), "the Keeper's answer", || {
-        (keeper_lines() > before).then_some(())
+        let lines = narrative(s);
+        let answered = match lines
+            .iter()
+            .rposition(|l| l.speaker == "player" && l.text.contains(text))
+        {
+            Some(mine) => lines[mine + 1..]
+                .iter()
+                .any(|l| l.speaker == "kp" && !l.is_draft()),
+            None => keeper_lines() > 0,
+        };
+        answered.then_some(())
     });
     wait_turn_end(s, Duration::from_secs(60));
 }

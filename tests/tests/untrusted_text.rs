@@ -163,7 +163,7 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
     // as the reader scrolls up, so every line is drawn (and checked) at least once.
     let first = marker(0, "kp.text");
     wait_for(
-        Duration::from_secs(60),
+        Duration::from_secs(240),
         "the whole transcript and the gallery checked",
         || {
             let v = s

@@ -10,7 +10,9 @@
 //! - join paint: the `welcome` reaching the UI → the replay (30 lines, 200 dice and npc lines),
 //!   the state and the manifest painted;
 //! - streaming: 1,000 `narrative_delta`/s for 10 s → DOM updates per animation frame and
-//!   frames dropped.
+//!   frames dropped;
+//! - a long session: 20,000 entries → the WebView process's resident memory, the entries in
+//!   the DOM, and a scroll from the bottom to the top.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -84,7 +86,8 @@ fn cold_start() -> f64 {
 const JOIN_WATCH: &str = r#"
 window.__joinPainted = null;
 const done = () => {
-  const last = document.querySelector('.transcript .entry:last-child');
+  const all = document.querySelectorAll('.transcript .entry');
+  const last = all[all.length - 1];
   return last && last.textContent.includes('JOIN-LAST') && document.querySelector('#character h3');
 };
 const mo = new MutationObserver(() => {
@@ -281,6 +284,154 @@ fn webview_figures() {
             "idle_fps",
             stream["idleFrames"].as_f64().unwrap_or(0.0) / idle_s,
         );
+    }
+    drop(s);
+    rt.block_on(peer.shutdown());
+    long_session(&rt);
+}
+
+/// The web process of the newest Studio: WebKit runs each page in a child process.
+fn web_process_rss_kib() -> Option<u64> {
+    let procs: Vec<(u32, u32, String, u64)> = std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let comm = stat[stat.find('(')? + 1..stat.rfind(')')?].to_string();
+            let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+            Some((
+                pid,
+                rest.get(1)?.parse().ok()?,
+                comm,
+                rest.get(19)?.parse().ok()?,
+            ))
+        })
+        .collect();
+    let app = procs
+        .iter()
+        .filter(|p| p.2.starts_with("loreweaver-stu"))
+        .max_by_key(|p| p.3)?;
+    let web = procs
+        .iter()
+        .find(|p| p.1 == app.0 && p.2.starts_with("WebKitWebProc"))?;
+    std::fs::read_to_string(format!("/proc/{}/status", web.0))
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// 20,000 entries: story lines with a dice line after every fourth, the last one marked.
+fn long_lines() -> Vec<String> {
+    // A state first, as an engine sends right after its replay: the lines below come live.
+    let mut lines = vec![json!({"type":"state","party":[],"online":1}).to_string()];
+    for i in 0..20_000 {
+        if i % 5 == 4 {
+            lines.push(json!({"type":"dice","actor":"Ada","kind":"check","expr":"1d100","rolls":[i % 100],
+                "total": i % 100,"target":50,"outcome":{"id":"success","label":"Success","success":true}}).to_string());
+        } else {
+            let text = if i == 19_999 {
+                "LONG-LAST the end.".to_string()
+            } else {
+                format!("Line {i}: the tide turns under the pier and the lamps gutter, one by one, along the front.")
+            };
+            lines.push(json!({"type":"narrative","id":format!("l{i}"),"speaker":"kp","text":text,"format":"markdown"}).to_string());
+        }
+    }
+    lines
+}
+
+/// Scrolls a screen and a half at a time from the bottom to the top, a frame per step.
+const SCROLL_UP: &str = r#"
+const t = document.querySelector('.transcript');
+const w = window.__scroll = { steps: 0, ms: 0, maxEntries: 0, done: false };
+const t0 = performance.now();
+const step = () => {
+  w.maxEntries = Math.max(w.maxEntries, t.querySelectorAll('.entry').length);
+  if (t.scrollTop <= 0) { w.ms = performance.now() - t0; w.done = true; return; }
+  t.scrollTop = Math.max(0, t.scrollTop - t.clientHeight * 1.5);
+  t.dispatchEvent(new Event('scroll'));
+  w.steps += 1;
+  requestAnimationFrame(() => requestAnimationFrame(step));
+};
+step();
+return 0;
+"#;
+
+fn long_session(rt: &tokio::runtime::Runtime) {
+    let config = PeerConfig {
+        after_welcome: long_lines(),
+        ..PeerConfig::default()
+    };
+    let peer = rt
+        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
+        .expect("the peer starts");
+    let s = open_studio_with(&[]);
+    join(&s, &peer.ticket(), "good-key");
+    // Up to two minutes for all of them; what arrived by then is measured either way.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let arrived = loop {
+        let last = s
+            .execute(
+                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return last ? last.textContent : '';",
+                json!([]),
+            )
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if last.contains("LONG-LAST") {
+            break 20_000.0;
+        }
+        if std::time::Instant::now() > deadline {
+            // "Line N:" is the N+1th entry.
+            break last
+                .split("Line ")
+                .nth(1)
+                .and_then(|r| r.split(':').next()?.parse::<f64>().ok())
+                .map_or(0.0, |n| n + 1.0);
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    figure("long_entries_arrived", arrived);
+    let in_dom = s
+        .execute(
+            "return document.querySelectorAll('.transcript .entry').length;",
+            json!([]),
+        )
+        .expect("counting")
+        .as_f64()
+        .unwrap_or(0.0);
+    figure("long_entries_in_dom", in_dom);
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_mib", kib as f64 / 1024.0);
+    }
+    s.execute(SCROLL_UP, json!([])).expect("scrolling up");
+    let scroll = wait_for(Duration::from_secs(300), "the top", || {
+        let v = s.execute("return window.__scroll;", json!([])).ok()?;
+        (v["done"] == true).then_some(v)
+    });
+    eprintln!("scroll: {scroll}");
+    let top_ok = s
+        .execute(
+            "const e = document.querySelector('.transcript .entry'); return !!e && e.textContent.includes('Line 0:');",
+            json!([]),
+        )
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    figure("long_scroll_reached_top", if top_ok { 1.0 } else { 0.0 });
+    figure("long_scroll_steps", scroll["steps"].as_f64().unwrap_or(0.0));
+    figure("long_scroll_ms", scroll["ms"].as_f64().unwrap_or(0.0));
+    figure(
+        "long_scroll_max_entries",
+        scroll["maxEntries"].as_f64().unwrap_or(0.0),
+    );
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_after_scroll_mib", kib as f64 / 1024.0);
     }
     drop(s);
     rt.block_on(peer.shutdown());

@@ -15,6 +15,7 @@ pub const REDUCER_WASM_GOAL: f64 = 50_000.0;
 pub const JOIN_PAINT_GOAL_MS: f64 = 100.0;
 pub const STREAM_UPDATES_GOAL: f64 = 1.0;
 pub const COLD_START_GOAL_MS: f64 = 1000.0;
+pub const LONG_SESSION_RSS_GOAL_MIB: f64 = 200.0;
 
 /// The engine capture's server frames, as the compact lines the engine puts on the wire.
 pub fn capture_lines() -> Result<Vec<String>, String> {

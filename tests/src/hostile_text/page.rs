@@ -6,7 +6,7 @@
 /// Opens the gallery (its grid is the only place every picture's name shows).
 pub const INSTALL: &str = r##"
 const [payloads, sels, checks, countSels] = arguments;
-const lw = window.__lw = { payloads, sels, checks, countSels, seen: checks.map(() => null), max: {} };
+const lw = window.__lw = { payloads, sels, checks, countSels, seen: checks.map(() => null), max: {}, ids: {} };
 const ACTIVE = 'script,style,iframe,frame,frameset,object,embed,applet,form,input,textarea,select,'
   + 'button,img,picture,svg,math,video,audio,source,track,details,dialog,marquee,a,area,link,meta,'
   + 'base,body,template,noscript,keygen,x';
@@ -39,8 +39,21 @@ lw.pass = () => {
     const at = t.indexOf(marker);
     lw.seen[k] = 'shows ' + JSON.stringify(t.slice(at, at + Math.min(want.length + 40, 160)));
   });
+  // The transcript draws only what is near the viewport: an element in it counts once across
+  // every scroll position, known by its line (the line's first marker) and its place in that
+  // line. Elsewhere everything is drawn at once, and a pass's count is the count.
+  const RE = /Q\d\d\u00b7[^\u00b7]+\u00b7/;
   for (const sel of countSels) {
-    lw.max[sel] = Math.max(lw.max[sel] || 0, document.querySelectorAll(sel).length);
+    const els = [...document.querySelectorAll(sel)];
+    const ids = lw.ids[sel] || (lw.ids[sel] = new Set());
+    els.forEach((e) => {
+      const line = e.closest('.transcript .entry');
+      if (!line) { return; }
+      const m = line.textContent.match(RE);
+      const place = els.filter((x) => x.closest('.transcript .entry') === line).indexOf(e);
+      ids.add((m ? m[0] : line.textContent.slice(0, 80)) + '#' + place);
+    });
+    lw.max[sel] = Math.max(lw.max[sel] || 0, els.length, ids.size);
   }
 };
 const open = document.getElementById('open-gallery');
@@ -48,19 +61,22 @@ if (open) { open.click(); }
 return { checks: checks.length, gallery: !!open };
 "##;
 
-/// One pass, then a scroll to the top (the transcript widens its window). Says whether the pass
-/// saw the first line (the whole transcript) and the gallery.
+/// One pass, then a scroll up by two screens: the transcript draws what is near the viewport, a
+/// screen either side, so the lines drawn after the scroll reach down to those drawn before it. Says whether the pass saw the first line at the very top
+/// (so every line was drawn and checked on the way) and the gallery.
 pub const STEP: &str = r##"
 const lw = window.__lw;
 lw.pass();
 const t = document.querySelector('.transcript');
 const first = t ? t.querySelector('.entry') : null;
 const seen = {
-  top: !!first && first.textContent.includes(arguments[0]),
+  top: !!first && first.textContent.includes(arguments[0]) && t.scrollTop === 0,
   gallery: !!document.getElementById('gallery'),
   remaining: lw.seen.filter((x) => x !== 'ok').length,
+  scroll: t ? t.scrollTop : -1,
+  firstText: first ? first.textContent.slice(0, 40) : null,
 };
-if (t) { t.scrollTop = 0; t.dispatchEvent(new Event('scroll')); }
+if (t) { t.scrollTop = Math.max(0, t.scrollTop - t.clientHeight * 2); t.dispatchEvent(new Event('scroll')); }
 return seen;
 "##;
 

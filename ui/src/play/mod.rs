@@ -10,6 +10,7 @@ pub use sound::restore as restore_sound;
 mod status;
 mod story_tools;
 mod transcript;
+mod virtual_list;
 
 use leptos::prelude::*;
 

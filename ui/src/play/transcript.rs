@@ -1,68 +1,186 @@
 //! The narrative log: drafts grow in place, the stream is followed only when already at the
-//! bottom, and only a window at the end is in the DOM (it widens as the player scrolls up), so
-//! a 20,000-entry transcript stays smooth without ever dropping entries.
+//! bottom, and only the entries near the viewport are in the DOM ([`super::virtual_list`]):
+//! spacers of the measured (or average) height stand in for the rest, so a 20,000-entry
+//! session keeps a few dozen elements wherever the reader is.
 
 use leptos::html::Div;
 use leptos::prelude::*;
 use protocol::frame::{Speaker, TextFormat};
 use protocol::session::export::entry_matches;
 use protocol::session::{sanitize_text, Entry, EntryBody, InputFailure};
+use wasm_bindgen::JsCast;
 
 use super::dice::DiceLine;
+use super::virtual_list::{self, Heights};
 use crate::i18n::{tr, Locale};
 use crate::markdown::markdown;
 use crate::table::Table;
 use crate::templates::UiBlocksView;
 
-/// Entries drawn at the end, and added per step as the reader scrolls up: a join replays up to
-/// ~230 lines, and laying out all of them would delay its first paint.
-const WINDOW_STEP: usize = 60;
+/// The flex gap between entries (`.transcript-inner`, .8rem).
+const GAP: f64 = 12.8;
 
 #[component]
 pub fn Transcript(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let scroller = NodeRef::<Div>::new();
-    let window = RwSignal::new(WINDOW_STEP);
+    let inner = NodeRef::<Div>::new();
+    let heights = StoredValue::new(Heights::default());
+    // `None` follows the end; `Some((lo, hi))` is what the reader scrolled to.
+    let span = RwSignal::new(None::<(usize, usize)>);
+    // Bumped when measuring changed a height, so the spacers are drawn again.
+    let measured = RwSignal::new(0u32);
     let at_bottom = StoredValue::new(true);
-    let visible = move || {
+    // Where the last scroll event left the view: only a move up is the reader leaving the end.
+    let last_top = StoredValue::new(0i32);
+    let viewport = move || {
+        scroller
+            .get_untracked()
+            .map_or(800.0, |el| f64::from(el.client_height()).max(200.0))
+    };
+    // The keys of what the transcript shows (every line, or a search's matches), in order.
+    let keys = move || {
         let query = table.search.get();
         table.model.with(|m| {
-            if !query.trim().is_empty() {
-                // A search shows every matching line (the newest window of them).
-                let hits: Vec<_> = m.iter().filter(|e| entry_matches(e, &query)).collect();
-                let start = hits.len().saturating_sub(window.get());
-                return hits[start..]
-                    .iter()
-                    .map(|e| ((e.key, e.rev), (*e).clone()))
-                    .collect::<Vec<_>>();
-            }
-            let len = m.len();
-            let start = len.saturating_sub(window.get());
             m.iter()
-                .skip(start)
+                .filter(|e| query.trim().is_empty() || entry_matches(e, &query))
+                .map(|e| e.key)
+                .collect::<Vec<u64>>()
+        })
+    };
+    // `[lo, hi)` of `keys`, and the spacers' heights above and below.
+    let layout = Memo::new(move |_| {
+        let keys = keys();
+        measured.track();
+        let (lo, hi) = match span.get() {
+            Some((lo, hi)) => (lo.min(keys.len()), hi.min(keys.len())),
+            None => {
+                let lo =
+                    heights.with_value(|h| virtual_list::tail(&keys, h, viewport(), viewport()));
+                (lo, keys.len())
+            }
+        };
+        let (top, bottom) = heights.with_value(|h| (h.sum(&keys[..lo]), h.sum(&keys[hi..])));
+        (
+            keys[lo..hi].to_vec(),
+            top.round() as i64,
+            bottom.round() as i64,
+        )
+    });
+    let visible = move || {
+        let shown = layout.with(|l| l.0.clone());
+        table.model.with(|m| {
+            shown
+                .iter()
+                .filter_map(|k| m.entry_by_key(*k))
                 .map(|e| ((e.key, e.rev), e.clone()))
                 .collect::<Vec<_>>()
         })
     };
-    // Follow the stream only if the reader was already at the bottom.
+    // A new search starts at its newest match, following.
     Effect::new(move |_| {
-        table.model.track();
-        if at_bottom.get_value() {
-            if let Some(el) = scroller.get() {
-                request_animation_frame(move || el.set_scroll_top(el.scroll_height()));
-            }
-        }
+        table.search.track();
+        span.set(None);
+        at_bottom.set_value(true);
     });
-    let on_scroll = move |_| {
-        if let Some(el) = scroller.get() {
-            let bottom = el.scroll_height() - el.scroll_top() - el.client_height() < 40;
-            at_bottom.set_value(bottom);
-            if el.scroll_top() < 200 {
-                let len = table.model.with_untracked(|m| m.len());
-                if window.get_untracked() < len {
-                    window.update(|w| *w += WINDOW_STEP);
+    // After each draw: measure what is on screen, keep the reader's place, follow the end.
+    let anchor = StoredValue::new(None::<(web_sys::Element, f64)>);
+    Effect::new(move |_| {
+        layout.track();
+        table.model.track();
+        request_animation_frame(move || {
+            let (Some(el), Some(inner)) = (scroller.get_untracked(), inner.get_untracked()) else {
+                return;
+            };
+            let shown = layout.with_untracked(|l| l.0.clone());
+            let drawn = inner.query_selector_all(":scope > .entry").ok();
+            let mut changed = false;
+            if let Some(drawn) = drawn {
+                let n = drawn.length() as usize;
+                heights.update_value(|h| {
+                    for (i, key) in shown.iter().enumerate().take(n) {
+                        let Some(e) = drawn
+                            .get(i as u32)
+                            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+                        else {
+                            continue;
+                        };
+                        let height = f64::from(e.offset_height()) + GAP;
+                        if (h.of(*key) - height).abs() > 0.5 {
+                            h.set(*key, height);
+                            changed = true;
+                        }
+                    }
+                    if changed {
+                        h.settle();
+                    }
+                });
+            }
+            if at_bottom.get_value() {
+                el.set_scroll_top(el.scroll_height());
+                last_top.set_value(el.scroll_top());
+            } else if let Some((element, before)) = anchor.get_value() {
+                // Entries drawn above the reader (or measured anew) must not move the line
+                // they are reading.
+                if element.is_connected() {
+                    let now = element.get_bounding_client_rect().top();
+                    let moved = now - before;
+                    if moved.abs() > 0.5 {
+                        el.set_scroll_top(el.scroll_top() + moved.round() as i32);
+                    }
                 }
             }
+            if changed {
+                measured.update(|m| *m = m.wrapping_add(1));
+            }
+        });
+    });
+    let on_scroll = move |_| {
+        let (Some(el), Some(inner)) = (scroller.get(), inner.get()) else {
+            return;
+        };
+        // Following the end stops only when the reader scrolls up: entries drawn or released
+        // around the view move it too, and must not.
+        let top = el.scroll_top();
+        let moved_up = top < last_top.get_value() - 2;
+        last_top.set_value(top);
+        let near_end = el.scroll_height() - top - el.client_height() < 40;
+        let bottom = near_end || (at_bottom.get_value() && !moved_up);
+        at_bottom.set_value(bottom);
+        // The first entry on screen, and where it is: the place to keep.
+        let view_top = el.get_bounding_client_rect().top();
+        let first = inner
+            .query_selector_all(":scope > .entry")
+            .ok()
+            .and_then(|all| {
+                (0..all.length())
+                    .filter_map(|i| all.get(i)?.dyn_into::<web_sys::Element>().ok())
+                    .find(|e| e.get_bounding_client_rect().bottom() > view_top)
+            });
+        anchor.set_value(first.map(|e| {
+            let top = e.get_bounding_client_rect().top();
+            (e, top)
+        }));
+        if bottom {
+            if span.get_untracked().is_some() {
+                span.set(None);
+            }
+            return;
+        }
+        // Where the reader is within the list: how far the list's top is above the viewport's.
+        let offset = view_top - inner.get_bounding_client_rect().top();
+        let keys = keys();
+        let want =
+            heights.with_value(|h| virtual_list::span(&keys, h, offset, viewport(), viewport()));
+        let now = layout.with_untracked(|l| l.0.first().copied());
+        let drawn_lo = now.and_then(|k| keys.iter().position(|x| *x == k));
+        let (lo, hi) = span
+            .get_untracked()
+            .unwrap_or((drawn_lo.unwrap_or(0), keys.len()));
+        // Draw whenever part of what is wanted is missing; release only what is well past it.
+        let slack = 8;
+        if want.0 < lo || want.1 > hi || want.0 > lo + slack || want.1 + slack < hi {
+            span.set(Some(want));
         }
     };
     let on_choice = Callback::new(move |input: String| table.say(input));
@@ -72,7 +190,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
             data-replays=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.count)).to_string()
             data-replayed=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.items)).to_string()
             data-replay-known=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.known)).to_string()>
-            <div class="transcript-inner">
+            <div class="transcript-inner" node_ref=inner>
                 {move || table.model.with(|m| m.is_empty()).then(|| view! {
                     <p class="transcript-empty">{tr(locale.get(), "play.empty")}</p>
                 })}
@@ -91,9 +209,13 @@ pub fn Transcript(table: Table) -> impl IntoView {
                         }
                     })
                 }}
+                <div class="transcript-spacer" aria-hidden="true"
+                    style:height=move || format!("{}px", layout.with(|l| l.1))></div>
                 <For each=visible key=|(k, _)| *k let:item>
                     <EntryView entry=item.1 on_choice=on_choice/>
                 </For>
+                <div class="transcript-spacer" aria-hidden="true"
+                    style:height=move || format!("{}px", layout.with(|l| l.2))></div>
                 {move || table.model.with(|m| m.turn.clone()).map(|turn| {
                     let l = locale.get();
                     let mut text = format!("{} {}", sanitize_text(&turn.actor), tr(l, "turn.busy"));

@@ -1,0 +1,145 @@
+//! Which transcript entries to draw: only those near the viewport, with spacers standing in for
+//! the rest, so a 20,000-entry session keeps a few dozen in the DOM (and memory) wherever the
+//! reader is. Heights are measured once an entry has been drawn; an entry never drawn counts as
+//! the median of those measured (a few enormous entries must not make every unseen one look
+//! enormous). Pure: the transcript component feeds it numbers.
+
+use std::collections::HashMap;
+
+/// Before anything is measured, an entry is taken to be this tall (px, gap included).
+pub const FIRST_GUESS: f64 = 90.0;
+
+/// Measured heights (px, gap included), by entry key.
+#[derive(Debug, Default, Clone)]
+pub struct Heights {
+    by_key: HashMap<u64, f64>,
+    /// The median as of the last [`Heights::settle`].
+    median: Option<f64>,
+}
+
+impl Heights {
+    /// Notes a measured height; [`Heights::settle`] once a pass of them is done.
+    pub fn set(&mut self, key: u64, height: f64) {
+        self.by_key.insert(key, height);
+    }
+
+    /// Works out the median again (after a measuring pass, not per entry).
+    pub fn settle(&mut self) {
+        let mut all: Vec<f64> = self.by_key.values().copied().collect();
+        all.sort_by(f64::total_cmp);
+        self.median = all.get(all.len() / 2).copied();
+    }
+
+    /// What an entry not yet drawn is taken to be: the median of those measured.
+    pub fn guess(&self) -> f64 {
+        self.median.unwrap_or(FIRST_GUESS)
+    }
+
+    pub fn of(&self, key: u64) -> f64 {
+        self.by_key
+            .get(&key)
+            .copied()
+            .unwrap_or_else(|| self.guess())
+    }
+
+    /// The height of `keys` together.
+    pub fn sum(&self, keys: &[u64]) -> f64 {
+        let guess = self.guess();
+        keys.iter()
+            .map(|k| self.by_key.get(k).copied().unwrap_or(guess))
+            .sum()
+    }
+}
+
+/// The entries `[lo, hi)` that cover `[top - margin, top + viewport + margin]`, where `top` is
+/// the scroll offset within the list.
+pub fn span(
+    keys: &[u64],
+    heights: &Heights,
+    top: f64,
+    viewport: f64,
+    margin: f64,
+) -> (usize, usize) {
+    let (from, to) = ((top - margin).max(0.0), top + viewport + margin);
+    let (mut lo, mut hi) = (keys.len(), keys.len());
+    let mut y = 0.0;
+    for (i, key) in keys.iter().enumerate() {
+        let h = heights.of(*key);
+        if lo == keys.len() && y + h > from {
+            lo = i;
+        }
+        y += h;
+        if y >= to {
+            hi = i + 1;
+            break;
+        }
+    }
+    if lo == keys.len() {
+        // Past the end (the list shrank): the last screenful.
+        lo = keys.len().saturating_sub(1);
+    }
+    (lo.min(hi), hi)
+}
+
+/// The last entries that fill `viewport + margin`, for a reader following the end.
+pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usize {
+    let mut y = 0.0;
+    for (i, key) in keys.iter().enumerate().rev() {
+        y += heights.of(*key);
+        if y >= viewport + margin {
+            return i;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(n: u64) -> Vec<u64> {
+        (0..n).collect()
+    }
+
+    #[test]
+    fn only_what_is_near_the_viewport_is_drawn() {
+        let mut h = Heights::default();
+        for k in 0..20_000 {
+            h.set(k, 100.0);
+        }
+        h.settle();
+        let keys = keys(20_000);
+        // The middle of a 2,000,000 px list, an 800 px window and a screen of margin each way.
+        let (lo, hi) = span(&keys, &h, 1_000_000.0, 800.0, 800.0);
+        assert_eq!((lo, hi), (9_992, 10_016));
+        assert!(hi - lo < 30, "{lo}..{hi}");
+        // The top.
+        assert_eq!(span(&keys, &h, 0.0, 800.0, 800.0), (0, 16));
+        // Following the end: the last 16.
+        assert_eq!(tail(&keys, &h, 800.0, 800.0), 19_984);
+    }
+
+    #[test]
+    fn an_entry_never_drawn_counts_as_the_median() {
+        let mut h = Heights::default();
+        assert_eq!(h.sum(&[1, 2]), 2.0 * FIRST_GUESS);
+        h.set(1, 50.0);
+        h.set(2, 60.0);
+        // One enormous entry (a 5,000-character line) does not make the rest look enormous.
+        h.set(3, 9_000.0);
+        h.settle();
+        assert_eq!(h.of(4), 60.0);
+        h.set(2, 40.0);
+        h.settle();
+        assert_eq!(h.of(4), 50.0);
+        assert_eq!(h.sum(&[1, 2, 4]), 140.0);
+    }
+
+    #[test]
+    fn a_short_list_is_drawn_whole() {
+        let h = Heights::default();
+        assert_eq!(span(&keys(3), &h, 0.0, 800.0, 800.0), (0, 3));
+        assert_eq!(tail(&keys(3), &h, 800.0, 800.0), 0);
+        assert_eq!(span(&[], &h, 0.0, 800.0, 800.0), (0, 0));
+    }
+}
