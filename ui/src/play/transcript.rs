@@ -26,8 +26,9 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let scroller = NodeRef::<Div>::new();
     let inner = NodeRef::<Div>::new();
     let heights = StoredValue::new(Heights::default());
-    // `None` follows the end; `Some((lo, hi))` is what the reader scrolled to.
-    let span = RwSignal::new(None::<(usize, usize)>);
+    // `None` follows the end; `Some((lo, hi))` is what the reader scrolled to, where a `hi` of
+    // `None` is the end (what arrives while they read there is drawn too).
+    let span = RwSignal::new(None::<(usize, Option<usize>)>);
     // Bumped when measuring changed a height, so the spacers are drawn again.
     let measured = RwSignal::new(0u32);
     let at_bottom = StoredValue::new(true);
@@ -53,7 +54,10 @@ pub fn Transcript(table: Table) -> impl IntoView {
         let keys = keys();
         measured.track();
         let (lo, hi) = match span.get() {
-            Some((lo, hi)) => (lo.min(keys.len()), hi.min(keys.len())),
+            Some((lo, hi)) => {
+                let hi = hi.map_or(keys.len(), |hi| hi.min(keys.len()));
+                (lo.min(hi), hi)
+            }
             None => {
                 let lo =
                     heights.with_value(|h| virtual_list::tail(&keys, h, viewport(), viewport()));
@@ -89,6 +93,12 @@ pub fn Transcript(table: Table) -> impl IntoView {
         layout.track();
         table.model.track();
         request_animation_frame(move || {
+            // The table may have been left since this frame was asked for.
+            if layout.try_with_untracked(|_| ()).is_none()
+                || heights.try_with_value(|_| ()).is_none()
+            {
+                return;
+            }
             let (Some(el), Some(inner)) = (scroller.get_untracked(), inner.get_untracked()) else {
                 return;
             };
@@ -176,17 +186,21 @@ pub fn Transcript(table: Table) -> impl IntoView {
         let drawn_lo = now.and_then(|k| keys.iter().position(|x| *x == k));
         let (lo, hi) = span
             .get_untracked()
-            .unwrap_or((drawn_lo.unwrap_or(0), keys.len()));
+            .map_or((drawn_lo.unwrap_or(0), keys.len()), |(lo, hi)| {
+                (lo, hi.unwrap_or(keys.len()))
+            });
         // Draw whenever part of what is wanted is missing; release only what is well past it.
         let slack = 8;
         if want.0 < lo || want.1 > hi || want.0 > lo + slack || want.1 + slack < hi {
-            span.set(Some(want));
+            let end = (want.1 < keys.len()).then_some(want.1);
+            span.set(Some((want.0, end)));
         }
     };
     let on_choice = Callback::new(move |input: String| table.say(input));
     view! {
         <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite"
             id="transcript"
+            data-entries=move || table.model.with(|m| m.len()).to_string()
             data-replays=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.count)).to_string()
             data-replayed=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.items)).to_string()
             data-replay-known=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.known)).to_string()>
