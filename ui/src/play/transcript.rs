@@ -39,8 +39,9 @@ pub fn Transcript(table: Table) -> impl IntoView {
             .get_untracked()
             .map_or(800.0, |el| f64::from(el.client_height()).max(200.0))
     };
-    // The keys of what the transcript shows (every line, or a search's matches), in order.
-    let keys = move || {
+    // The keys of what the transcript shows (every line, or a search's matches), in order:
+    // worked out once per change, not again on every scroll event.
+    let keys = Memo::new(move |_| {
         let query = table.search.get();
         table.model.with(|m| {
             m.iter()
@@ -48,10 +49,10 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 .map(|e| e.key)
                 .collect::<Vec<u64>>()
         })
-    };
+    });
     // `[lo, hi)` of `keys`, and the spacers' heights above and below.
     let layout = Memo::new(move |_| {
-        let keys = keys();
+        let keys = keys.get();
         measured.track();
         let (lo, hi) = match span.get() {
             Some((lo, hi)) => {
@@ -179,7 +180,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
         }
         // Where the reader is within the list: how far the list's top is above the viewport's.
         let offset = view_top - inner.get_bounding_client_rect().top();
-        let keys = keys();
+        let keys = keys.get_untracked();
         let want =
             heights.with_value(|h| virtual_list::span(&keys, h, offset, viewport(), viewport()));
         let now = layout.with_untracked(|l| l.0.first().copied());
