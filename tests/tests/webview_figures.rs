@@ -204,6 +204,11 @@ fn stream_lines() -> Vec<String> {
 #[test]
 #[ignore = "a bench figure: run by `cargo xtask bench`"]
 fn webview_figures() {
+    // `FIGURES_ONLY=long` measures the long session alone (for looking into it).
+    if std::env::var("FIGURES_ONLY").as_deref() == Ok("long") {
+        long_session(&runtime());
+        return;
+    }
     // Cold start, three launches: the first warms the disk cache.
     let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
     eprintln!("cold starts (ms): {starts:?}");
@@ -292,6 +297,11 @@ fn webview_figures() {
 
 /// The web process of the newest Studio: WebKit runs each page in a child process.
 fn web_process_rss_kib() -> Option<u64> {
+    web_process_kib("VmRSS:")
+}
+
+/// A field of the web process's `/proc/<pid>/status` (`VmRSS:`, `RssAnon:`, `RssFile:`), in KiB.
+fn web_process_kib(field: &str) -> Option<u64> {
     let procs: Vec<(u32, u32, String, u64)> = std::fs::read_dir("/proc")
         .ok()?
         .flatten()
@@ -312,17 +322,23 @@ fn web_process_rss_kib() -> Option<u64> {
         .iter()
         .filter(|p| p.2.starts_with("loreweaver-stu"))
         .max_by_key(|p| p.3)?;
-    let web = procs
+    // The page's process: the largest one when WebKit keeps a spare beside it.
+    let status = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/status")).ok();
+    let kib = |status: &str, field: &str| -> Option<u64> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    };
+    procs
         .iter()
-        .find(|p| p.1 == app.0 && p.2.starts_with("WebKitWebProc"))?;
-    std::fs::read_to_string(format!("/proc/{}/status", web.0))
-        .ok()?
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
+        .filter(|p| p.1 == app.0 && p.2.starts_with("WebKitWebProc"))
+        .filter_map(|p| status(p.0))
+        .max_by_key(|st| kib(st, "VmRSS:").unwrap_or(0))
+        .and_then(|st| kib(&st, field))
 }
 
 /// 20,000 entries: story lines with a dice line after every fourth, the last one marked.
@@ -330,9 +346,12 @@ fn long_lines() -> Vec<String> {
     // A state first, as an engine sends right after its replay: the lines below come live.
     let mut lines = vec![json!({"type":"state","party":[],"online":1}).to_string()];
     for i in 0..20_000 {
-        if i % 5 == 4 {
+        // The last line is a story line, so its mark is the end.
+        if i % 5 == 3 {
+            let success = i % 100 <= 50;
             lines.push(json!({"type":"dice","actor":"Ada","kind":"check","expr":"1d100","rolls":[i % 100],
-                "total": i % 100,"target":50,"outcome":{"id":"success","label":"Success","success":true}}).to_string());
+                "total": i % 100,"target":50,"outcome":{"id":if success {"success"} else {"failure"},
+                "label":if success {"Success"} else {"Failure"},"success":success,"critical":false,"fumble":false,"tier":u8::from(success)}}).to_string());
         } else {
             let text = if i == 19_999 {
                 "LONG-LAST the end.".to_string()
@@ -362,6 +381,17 @@ step();
 return 0;
 "#;
 
+/// The page's wasm memory (it only grows: the most the Rust side ever held).
+fn wasm_memory_mib(s: &Studio) -> Option<f64> {
+    s.execute(
+        "window.dispatchEvent(new Event('lw-bench-memory')); return window.__lwPerf.wasm_memory_bytes;",
+        json!([]),
+    )
+    .ok()
+    .and_then(|v| v.as_f64())
+    .map(|b| b / 1024.0 / 1024.0)
+}
+
 fn long_session(rt: &tokio::runtime::Runtime) {
     let config = PeerConfig {
         after_welcome: long_lines(),
@@ -371,28 +401,44 @@ fn long_session(rt: &tokio::runtime::Runtime) {
         .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
         .expect("the peer starts");
     let s = open_studio_with(&[]);
+    // The window alone, before any table: what the entries are measured against.
+    wait_for(Duration::from_secs(30), "the connect screen", || {
+        perf(&s, "connect_ready")
+    });
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_idle_mib", kib as f64 / 1024.0);
+    }
     join(&s, &peer.ticket(), "good-key");
     // Up to two minutes for all of them; what arrived by then is measured either way.
-    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    let started = std::time::Instant::now();
+    let deadline = started + Duration::from_secs(120);
+    let mut said = started;
     let arrived = loop {
-        let last = s
+        let (entries, last) = s
             .execute(
-                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return last ? last.textContent : '';",
+                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return [Number(document.querySelector('#transcript').dataset.entries), last ? last.textContent : ''];",
                 json!([]),
             )
             .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
+            .map(|v| (v[0].as_f64().unwrap_or(0.0), v[1].as_str().unwrap_or_default().to_string()))
             .unwrap_or_default();
         if last.contains("LONG-LAST") {
-            break 20_000.0;
+            eprintln!(
+                "long session: all {entries} entries after {:?}",
+                started.elapsed()
+            );
+            break entries;
+        }
+        if said.elapsed() > Duration::from_secs(5) {
+            said = std::time::Instant::now();
+            eprintln!(
+                "long session: {entries} entries after {:?}",
+                started.elapsed()
+            );
         }
         if std::time::Instant::now() > deadline {
-            // "Line N:" is the N+1th entry.
-            break last
-                .split("Line ")
-                .nth(1)
-                .and_then(|r| r.split(':').next()?.parse::<f64>().ok())
-                .map_or(0.0, |n| n + 1.0);
+            // The model's length: story lines and dice lines.
+            break entries;
         }
         std::thread::sleep(Duration::from_millis(500));
     };
@@ -408,6 +454,19 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     figure("long_entries_in_dom", in_dom);
     if let Some(kib) = web_process_rss_kib() {
         figure("long_webview_rss_mib", kib as f64 / 1024.0);
+    }
+    for (field, name) in [
+        ("RssAnon:", "anon"),
+        ("RssFile:", "file"),
+        ("RssShmem:", "shmem"),
+    ] {
+        if let Some(kib) = web_process_kib(field) {
+            figure(&format!("long_webview_rss_{name}_mib"), kib as f64 / 1024.0);
+        }
+    }
+    let wasm = wasm_memory_mib(&s);
+    if let Some(mib) = wasm {
+        figure("long_wasm_memory_mib", mib);
     }
     s.execute(SCROLL_UP, json!([])).expect("scrolling up");
     let scroll = wait_for(Duration::from_secs(300), "the top", || {
@@ -432,6 +491,15 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     );
     if let Some(kib) = web_process_rss_kib() {
         figure("long_webview_rss_after_scroll_mib", kib as f64 / 1024.0);
+    }
+    if let Some(kib) = web_process_kib("RssAnon:") {
+        figure(
+            "long_webview_rss_anon_after_scroll_mib",
+            kib as f64 / 1024.0,
+        );
+    }
+    if let Some(mib) = wasm_memory_mib(&s) {
+        figure("long_wasm_memory_after_scroll_mib", mib);
     }
     drop(s);
     rt.block_on(peer.shutdown());

@@ -4,7 +4,8 @@
 //! to the connect screen does not move "connect_ready"). The bench dispatches an
 //! `lw-bench-reducer` event whose `detail` is `{lines, millis}`: the page folds those server
 //! lines into a fresh session model, exactly as [`crate::table`] does with a batch, for `millis`,
-//! and writes frames per second to `__lwPerf.reducer_fps`. Nothing here reaches the network or
+//! and writes frames per second to `__lwPerf.reducer_fps`; `lw-bench-memory` writes the size of
+//! the page's wasm memory to `__lwPerf.wasm_memory_bytes`. Nothing here reaches the network or
 //! the backend, and a tier-2 panel page (another origin) cannot dispatch events on this window.
 
 use wasm_bindgen::prelude::*;
@@ -85,6 +86,22 @@ pub fn listen_for_bench() {
     let _ = window
         .add_event_listener_with_callback("lw-bench-reducer", handler.as_ref().unchecked_ref());
     handler.forget();
+    // `lw-bench-memory`: the size of this page's wasm memory, to `__lwPerf.wasm_memory_bytes`.
+    let memory = Closure::<dyn FnMut()>::new(|| {
+        let bytes = wasm_bindgen::memory()
+            .dyn_into::<js_sys::WebAssembly::Memory>()
+            .map_or(0.0, |m| {
+                f64::from(
+                    m.buffer()
+                        .unchecked_into::<js_sys::ArrayBuffer>()
+                        .byte_length(),
+                )
+            });
+        set("wasm_memory_bytes", bytes, true);
+    });
+    let _ =
+        window.add_event_listener_with_callback("lw-bench-memory", memory.as_ref().unchecked_ref());
+    memory.forget();
 }
 
 /// [`protocol::session::fold_lines`] over and over until `millis` have passed: frames per second.

@@ -161,12 +161,8 @@ fn headless_mixer(meter: Arc<Meter>) -> Mixer {
             let started = Instant::now();
             let mut pulled = 0u64;
             loop {
-                let mut peak = 0f32;
-                for _ in 0..block {
-                    let Some(s) = source.next() else { break };
-                    peak = peak.max(s.abs());
-                    pulled += 1;
-                }
+                let peak = pull_block(&mut source, block);
+                pulled += block as u64;
                 meter.samples.store(pulled, Ordering::Relaxed);
                 meter.peak_bits.store(peak.to_bits(), Ordering::Relaxed);
                 let due = Duration::from_secs_f64(pulled as f64 / (HEADLESS_RATE as f64 * 2.0));
@@ -177,6 +173,15 @@ fn headless_mixer(meter: Arc<Meter>) -> Mixer {
         })
         .expect("the headless audio thread starts");
     mixer
+}
+
+/// Pulls one block of `block` samples and returns its peak. A mixer with nothing playing ends
+/// its iterator (rodio's `MixerSource` says `None`); that block is silence and its time still
+/// passes, so the real-time schedule sleeps instead of spinning a core until a sound starts.
+fn pull_block(source: &mut impl Iterator<Item = f32>, block: usize) -> f32 {
+    (0..block)
+        .map(|_| source.next().unwrap_or(0.0).abs())
+        .fold(0.0, f32::max)
 }
 
 struct Voice {

@@ -241,3 +241,21 @@ fn the_headless_output_hears_the_mixer_in_real_time() {
     assert!(wait(false), "stopped is silent");
     assert!(audio.meter.samples.load(Ordering::Relaxed) > 0);
 }
+
+/// An empty rodio mixer ends its iterator; the headless output must still count the block as
+/// silence that took its time, or its real-time loop never sleeps and spins a core.
+#[test]
+fn an_empty_mixer_is_a_block_of_silence() {
+    let (_mixer, mut source) = rodio::mixer::mixer(
+        std::num::NonZero::new(2).unwrap(),
+        std::num::NonZero::new(HEADLESS_RATE).unwrap(),
+    );
+    assert_eq!(source.next(), None, "rodio's empty mixer says None");
+    let mut counted = 0;
+    let mut counting = std::iter::from_fn(|| {
+        counted += 1;
+        source.next()
+    });
+    assert_eq!(pull_block(&mut counting, 480), 0.0);
+    assert_eq!(counted, 480, "the whole block was pulled as silence");
+}

@@ -14,11 +14,13 @@ use super::dice::DiceLine;
 use super::virtual_list::{self, Heights};
 use crate::i18n::{tr, Locale};
 use crate::markdown::markdown;
-use crate::table::Table;
+use crate::table::{now_ms, Table};
 use crate::templates::UiBlocksView;
 
 /// The flex gap between entries (`.transcript-inner`, .8rem).
 const GAP: f64 = 12.8;
+/// How long after the reader's last wheel, key or touch a move up is theirs.
+const GESTURE_MS: f64 = 1000.0;
 
 #[component]
 pub fn Transcript(table: Table) -> impl IntoView {
@@ -34,6 +36,17 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let at_bottom = StoredValue::new(true);
     // Where the last scroll event left the view: only a move up is the reader leaving the end.
     let last_top = StoredValue::new(0i32);
+    // A scroll event can come from the content changing under the view (heights measured, a
+    // flood drawn, the browser clamping), not only from the reader. Changes count what was drawn;
+    // `pinned` is the count when this code last put the view at the end: a move up while a change
+    // is not yet pinned, with no gesture of the reader's, is the content settling.
+    let changes = StoredValue::new(0u64);
+    let pinned = StoredValue::new(0u64);
+    let gesture_at = StoredValue::new(f64::NEG_INFINITY);
+    let pointer_held = StoredValue::new(false);
+    let gesture = move || gesture_at.set_value(now_ms());
+    let reader_active =
+        move || pointer_held.get_value() || now_ms() - gesture_at.get_value() < GESTURE_MS;
     let viewport = move || {
         scroller
             .get_untracked()
@@ -93,6 +106,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
     Effect::new(move |_| {
         layout.track();
         table.model.track();
+        changes.update_value(|n| *n += 1);
         request_animation_frame(move || {
             // The table may have been left since this frame was asked for.
             if layout.try_with_untracked(|_| ()).is_none()
@@ -130,6 +144,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
             if at_bottom.get_value() {
                 el.set_scroll_top(el.scroll_height());
                 last_top.set_value(el.scroll_top());
+                pinned.set_value(changes.get_value());
             } else if let Some((element, before)) = anchor.get_value() {
                 // Entries drawn above the reader (or measured anew) must not move the line
                 // they are reading.
@@ -153,11 +168,24 @@ pub fn Transcript(table: Table) -> impl IntoView {
         // Following the end stops only when the reader scrolls up: entries drawn or released
         // around the view move it too, and must not.
         let top = el.scroll_top();
-        let moved_up = top < last_top.get_value() - 2;
+        let settling = pinned.get_value() != changes.get_value() && !reader_active();
+        let moved_up = top < last_top.get_value() - 2 && !settling;
         last_top.set_value(top);
         let near_end = el.scroll_height() - top - el.client_height() < 40;
         let bottom = near_end || (at_bottom.get_value() && !moved_up);
         at_bottom.set_value(bottom);
+        if bottom && !near_end {
+            // Still following, but the content moved under the view: back to the end.
+            request_animation_frame(move || {
+                if at_bottom.try_get_value() == Some(true) {
+                    if let Some(el) = scroller.get_untracked() {
+                        el.set_scroll_top(el.scroll_height());
+                        last_top.set_value(el.scroll_top());
+                        pinned.set_value(changes.get_value());
+                    }
+                }
+            });
+        }
         // The first entry on screen, and where it is: the place to keep.
         let view_top = el.get_bounding_client_rect().top();
         let first = inner
@@ -181,10 +209,30 @@ pub fn Transcript(table: Table) -> impl IntoView {
         // Where the reader is within the list: how far the list's top is above the viewport's.
         let offset = view_top - inner.get_bounding_client_rect().top();
         let keys = keys.get_untracked();
-        let want =
-            heights.with_value(|h| virtual_list::span(&keys, h, offset, viewport(), viewport()));
-        let now = layout.with_untracked(|l| l.0.first().copied());
+        let (now, drawn) = layout.with_untracked(|l| (l.0.first().copied(), l.0.len()));
         let drawn_lo = now.and_then(|k| keys.iter().position(|x| *x == k));
+        // Walked from the first drawn entry where it is on the page, so a scroll never jumps
+        // over entries; worked out from the top only when the view is far from what is drawn.
+        let first_top = inner
+            .query_selector(":scope > .entry")
+            .ok()
+            .flatten()
+            .map(|e| e.get_bounding_client_rect().top());
+        let want = heights.with_value(|h| {
+            drawn_lo
+                .zip(first_top)
+                .and_then(|(lo, top)| {
+                    virtual_list::span_near(
+                        &keys,
+                        h,
+                        (lo, drawn),
+                        view_top - top,
+                        viewport(),
+                        viewport(),
+                    )
+                })
+                .unwrap_or_else(|| virtual_list::span(&keys, h, offset, viewport(), viewport()))
+        });
         let (lo, hi) = span
             .get_untracked()
             .map_or((drawn_lo.unwrap_or(0), keys.len()), |(lo, hi)| {
@@ -200,6 +248,11 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let on_choice = Callback::new(move |input: String| table.say(input));
     view! {
         <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite"
+            on:wheel=move |_| gesture() on:keydown=move |_| gesture()
+            on:pointerdown=move |_| { pointer_held.set_value(true); gesture() }
+            on:pointerup=move |_| pointer_held.set_value(false)
+            on:pointercancel=move |_| pointer_held.set_value(false)
+            on:touchstart=move |_| gesture()
             id="transcript"
             data-entries=move || table.model.with(|m| m.len()).to_string()
             data-replays=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.count)).to_string()

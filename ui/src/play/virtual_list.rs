@@ -81,6 +81,50 @@ pub fn span(
     (lo.min(hi), hi)
 }
 
+/// The span to draw for a view near what is drawn now, measured from the drawn entries
+/// themselves: `first` is the index of the first drawn entry and `view_top` is where the view's
+/// top is relative to that entry's top (negative: above it), and `drawn` entries are drawn. Walking from an entry on screen
+/// uses real heights where they are known, so a change in the estimate for entries far away
+/// (the median moving once a long one is measured) cannot make a scroll jump over entries.
+/// `None` when the view is too far from the drawn entries to walk there (a scrollbar drag).
+pub fn span_near(
+    keys: &[u64],
+    heights: &Heights,
+    (first, drawn): (usize, usize),
+    view_top: f64,
+    viewport: f64,
+    margin: f64,
+) -> Option<(usize, usize)> {
+    let too_far = 20.0 * viewport.max(1.0);
+    let end = (first + drawn).min(keys.len());
+    if first >= keys.len()
+        || view_top < -too_far
+        || view_top > heights.sum(&keys[first..end]) + too_far
+    {
+        return None;
+    }
+    let (from, to) = (view_top - margin, view_top + viewport + margin);
+    // Upwards from `first` until the entry holding `from` is reached.
+    let mut lo = first;
+    let mut y = 0.0;
+    while lo > 0 && y > from {
+        lo -= 1;
+        y -= heights.of(keys[lo]);
+    }
+    // Downwards: skip what ends above `from`, then take what reaches `to`.
+    let mut hi = lo;
+    let mut bottom = y;
+    while hi < keys.len() && bottom < to {
+        let h = heights.of(keys[hi]);
+        if bottom + h <= from && hi + 1 < keys.len() {
+            lo = hi + 1;
+        }
+        bottom += h;
+        hi += 1;
+    }
+    Some((lo.min(hi), hi.max(lo + 1).min(keys.len())))
+}
+
 /// The last entries that fill `viewport + margin`, for a reader following the end.
 pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usize {
     let mut y = 0.0;
@@ -133,6 +177,50 @@ mod tests {
         h.settle();
         assert_eq!(h.of(4), 50.0);
         assert_eq!(h.sum(&[1, 2, 4]), 140.0);
+    }
+
+    #[test]
+    fn scrolling_near_the_drawn_entries_walks_from_them() {
+        let mut h = Heights::default();
+        for k in 0..1_000 {
+            h.set(k, 100.0);
+        }
+        h.settle();
+        let keys = keys(1_000);
+        // Two and a half entries above the first drawn one (50), a screen of margin each way.
+        assert_eq!(
+            span_near(&keys, &h, (50, 24), -250.0, 800.0, 800.0),
+            Some((39, 64))
+        );
+        // Below it, inside what is drawn.
+        assert_eq!(
+            span_near(&keys, &h, (50, 24), 300.0, 800.0, 800.0),
+            Some((45, 69))
+        );
+        // Far away (a scrollbar drag): the caller works it out from the top instead.
+        assert_eq!(
+            span_near(&keys, &h, (50, 24), -30_000.0, 800.0, 800.0),
+            None
+        );
+        assert_eq!(
+            span_near(&keys, &h, (50, 24), 300_000.0, 800.0, 800.0),
+            None
+        );
+    }
+
+    #[test]
+    fn a_tall_entry_just_above_is_not_jumped_over() {
+        // 600 short entries never drawn, and one 50,000 px entry (a 5,000-character line) just
+        // above the first drawn one: the reader two screens up is inside that entry.
+        let mut h = Heights::default();
+        h.set(570, 50_000.0);
+        h.set(571, 60.0);
+        h.set(572, 60.0);
+        h.settle();
+        let keys = keys(600);
+        let (lo, hi) = span_near(&keys, &h, (571, 2), -1_600.0, 800.0, 800.0).unwrap();
+        assert_eq!(lo, 570, "{lo}..{hi}");
+        assert!(hi >= 571, "{lo}..{hi}");
     }
 
     #[test]
