@@ -204,8 +204,10 @@ fn stream_lines() -> Vec<String> {
 #[test]
 #[ignore = "a bench figure: run by `cargo xtask bench`"]
 fn webview_figures() {
-    // `FIGURES_ONLY=long` measures the long session alone (for looking into it).
-    if std::env::var("FIGURES_ONLY").as_deref() == Ok("long") {
+    // `FIGURES_ONLY=long` measures the long session alone, `short` everything but it (for
+    // looking into one figure).
+    let only = std::env::var("FIGURES_ONLY").unwrap_or_default();
+    if only == "long" {
         long_session(&runtime());
         return;
     }
@@ -292,7 +294,9 @@ fn webview_figures() {
     }
     drop(s);
     rt.block_on(peer.shutdown());
-    long_session(&rt);
+    if only != "short" {
+        long_session(&rt);
+    }
 }
 
 /// The web process of the newest Studio: WebKit runs each page in a child process.

@@ -249,6 +249,18 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         W::LONG_SESSION_RSS_GOAL_MIB,
         verdict(rss <= W::LONG_SESSION_RSS_GOAL_MIB && reached && arrived >= 20_000.0)
     );
+    // Where that memory is: the same window before any table, the engine's own heap (anonymous)
+    // against mapped libraries (file), and the page's wasm memory (the Rust side: the model).
+    let mib = |name: &str| got(name).map_or("?".to_string(), |v| format!("{v:.0}"));
+    println!(
+        "    memory: the window alone at the connect screen {} MB; with the entries {} MB anonymous + {} MB mapped files, after the scroll {} MB anonymous; wasm memory {} MB, after the scroll {} MB",
+        mib("long_webview_rss_idle_mib"),
+        mib("long_webview_rss_anon_mib"),
+        mib("long_webview_rss_file_mib"),
+        mib("long_webview_rss_anon_after_scroll_mib"),
+        mib("long_wasm_memory_mib"),
+        mib("long_wasm_memory_after_scroll_mib"),
+    );
     if missed == 0 {
         println!("bench: all 15 targets met");
         Ok(())

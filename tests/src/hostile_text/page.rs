@@ -61,9 +61,10 @@ if (open) { open.click(); }
 return { checks: checks.length, gallery: !!open };
 "##;
 
-/// One pass, then a scroll up by a screen: the transcript draws what is near the viewport, a
-/// screen either side, so the lines drawn after the scroll reach down to those drawn before it,
-/// even when an entry's real height (a 5,000-character line) is far from its estimate. Says whether the pass saw the first line at the very top
+/// One pass, then a scroll up until the first line drawn sits at the bottom of the view: the
+/// transcript draws what is near the viewport, a screen either side, so the lines drawn after the
+/// scroll reach down to those drawn before it, even when an entry's real height (a 5,000-character
+/// line) is far from its estimate. Says whether the pass saw the first line at the very top
 /// (so every line was drawn and checked on the way) and the gallery.
 pub const STEP: &str = r##"
 const lw = window.__lw;
@@ -77,7 +78,14 @@ const seen = {
   scroll: t ? t.scrollTop : -1,
   firstText: first ? first.textContent.slice(0, 40) : null,
 };
-if (t) { t.scrollTop = Math.max(0, t.scrollTop - t.clientHeight); t.dispatchEvent(new Event('scroll')); }
+if (t) {
+  // Up until the first line drawn now sits at the bottom of the view: what is drawn next reaches
+  // down to it, whatever the estimates of the heights above were.
+  const f = t.querySelector('.entry');
+  const up = f ? Math.max(t.clientHeight / 4, t.getBoundingClientRect().bottom - 20 - f.getBoundingClientRect().top) : t.clientHeight;
+  t.scrollTop = Math.max(0, t.scrollTop - up);
+  t.dispatchEvent(new Event('scroll'));
+}
 return seen;
 "##;
 

@@ -47,6 +47,14 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let gesture = move || gesture_at.set_value(now_ms());
     let reader_active =
         move || pointer_held.get_value() || now_ms() - gesture_at.get_value() < GESTURE_MS;
+    // A press on the scrollbar may be let go anywhere in the window.
+    let released = move |_| pointer_held.set_value(false);
+    let up = window_event_listener(leptos::ev::pointerup, released);
+    let cancel = window_event_listener(leptos::ev::pointercancel, released);
+    on_cleanup(move || {
+        up.remove();
+        cancel.remove();
+    });
     let viewport = move || {
         scroller
             .get_untracked()
@@ -250,8 +258,6 @@ pub fn Transcript(table: Table) -> impl IntoView {
         <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite"
             on:wheel=move |_| gesture() on:keydown=move |_| gesture()
             on:pointerdown=move |_| { pointer_held.set_value(true); gesture() }
-            on:pointerup=move |_| pointer_held.set_value(false)
-            on:pointercancel=move |_| pointer_held.set_value(false)
             on:touchstart=move |_| gesture()
             id="transcript"
             data-entries=move || table.model.with(|m| m.len()).to_string()
