@@ -55,12 +55,6 @@ pub fn Transcript(table: Table) -> impl IntoView {
         up.remove();
         cancel.remove();
     });
-    // The view at the end, for everything drawn so far.
-    let pin_to_end = move |el: &web_sys::HtmlDivElement| {
-        el.set_scroll_top(el.scroll_height());
-        last_top.set_value(el.scroll_top());
-        pinned.set_value(changes.get_value());
-    };
     let viewport = move || {
         scroller
             .get_untracked()
@@ -156,7 +150,9 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 });
             }
             if at_bottom.get_value() {
-                pin_to_end(&el);
+                el.set_scroll_top(el.scroll_height());
+                last_top.set_value(el.scroll_top());
+                pinned.set_value(changes.get_value());
             } else if let Some((element, before)) = anchor.get_value() {
                 // Entries drawn above the reader (or measured anew) must not move the line
                 // they are reading.
@@ -191,7 +187,9 @@ pub fn Transcript(table: Table) -> impl IntoView {
             request_animation_frame(move || {
                 if at_bottom.try_get_value() == Some(true) {
                     if let Some(el) = scroller.get_untracked() {
-                        pin_to_end(&el);
+                        el.set_scroll_top(el.scroll_height());
+                        last_top.set_value(el.scroll_top());
+                        pinned.set_value(changes.get_value());
                     }
                 }
             });
