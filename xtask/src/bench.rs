@@ -44,6 +44,36 @@ const MIB_128: u64 = 128 << 20;
 /// How long the decode loop replays the capture.
 const DECODE_TIME: Duration = Duration::from_secs(2);
 
+/// (e) and (f), from the mixer's own `figures` example: xtask never links the mixer, whose
+/// ALSA headers only exist after setup (issue #32).
+fn mixer_figures(dir: &Path) -> Result<(Vec<f64>, f64), String> {
+    let out = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["run", "--quiet", "--release", "-p", "mixer", "--example", "figures", "--"])
+        .arg(dir.join("mixer"))
+        .current_dir(cmd::root())
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("mixer figures: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("mixer figures failed ({})", out.status));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .ok_or_else(|| format!("mixer figures: no `{name}` line in {text:?}"))
+    };
+    let parse = |v: &str| v.parse::<f64>().map_err(|e| format!("mixer figures: {v:?}: {e}"));
+    let latency = field("latency_ms ")?
+        .split_whitespace()
+        .map(parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    if latency.is_empty() {
+        return Err("mixer figures: no latency measured".into());
+    }
+    Ok((latency, parse(field("fade_error ")?.trim())?))
+}
+
 pub fn run() -> Result<(), String> {
     if cfg!(debug_assertions) && std::env::var_os(CHILD_ENV).is_none() {
         eprintln!("bench: measuring a release build (the dev build would measure debug iroh)");
@@ -146,16 +176,15 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         crate::bench_pack::RELOAD_TARGET_MS,
         verdict(reload_ms < crate::bench_pack::RELOAD_TARGET_MS)
     );
-    let mut latency = mixer::bench::play_latency(dir, 15)?;
-    latency.sort();
-    let median_ms = latency[latency.len() / 2].as_secs_f64() * 1000.0;
-    let worst_ms = latency[latency.len() - 1].as_secs_f64() * 1000.0;
+    let (mut latency, fade) = mixer_figures(dir)?;
+    latency.sort_by(f64::total_cmp);
+    let median_ms = latency[latency.len() / 2];
+    let worst_ms = latency[latency.len() - 1];
     println!(
         "(e) audio: play of a cached sound → first sound at the headless output {median_ms:.1} ms median, {worst_ms:.1} ms worst of {} (target <= {AUDIO_LATENCY_TARGET_MS:.0} ms) {}",
         latency.len(),
         verdict(median_ms <= AUDIO_LATENCY_TARGET_MS)
     );
-    let fade = f64::from(mixer::bench::fade_error(dir, 1000)?);
     println!(
         "(f) audio: a 1 s fade-in read from the mixer strays at most {:.2}% from its line (target <= {:.0}%) {}",
         fade * 100.0,

@@ -12,6 +12,7 @@ mod conformance;
 mod dial;
 mod fuzz;
 mod fuzz_seeds;
+mod guard;
 mod setup;
 mod test;
 mod ui;

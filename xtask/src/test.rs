@@ -12,6 +12,8 @@ use crate::ui;
 const FUZZ_SMOKE_SECS: u64 = 40;
 
 pub fn run() -> Result<(), String> {
+    // Before anything slow: xtask itself must stay buildable on a bare machine (#32).
+    crate::guard::xtask_needs_no_system_library()?;
     let env = setup::run()?;
     // The app embeds ui/dist at compile time, so the UI comes before clippy and the tests.
     ui::build(&env)?;
