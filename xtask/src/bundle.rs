@@ -38,7 +38,18 @@ pub fn run() -> Result<(), String> {
         .filter(|p| p.exists())
         .map(|p| p.display().to_string())
         .collect();
-    let overrides = serde_json::json!({"bundle": {"icon": icon_paths}}).to_string();
+    // The packages are named for the package (`loreweaver-studio_0.1.0_amd64.deb`), not the
+    // window title, so the README's install lines match them; Depends come from setup's list.
+    let deb_depends: Vec<&str> = setup::RUNTIME_DEPENDS.iter().map(|d| d.1).collect();
+    let rpm_depends: Vec<&str> = setup::RUNTIME_DEPENDS.iter().map(|d| d.2).collect();
+    let overrides = serde_json::json!({
+        "productName": "loreweaver-studio",
+        "bundle": {
+            "icon": icon_paths,
+            "linux": {"deb": {"depends": deb_depends}, "rpm": {"depends": rpm_depends}}
+        }
+    })
+    .to_string();
 
     let bundle_dir = root().join("target/release/bundle");
     let _ = std::fs::remove_dir_all(&bundle_dir);
@@ -53,10 +64,10 @@ pub fn run() -> Result<(), String> {
             &overrides,
         ])
         .run()?;
-    let deb = only_file(&bundle_dir.join("deb"), "deb")?;
-    let rpm = only_file(&bundle_dir.join("rpm"), "rpm")?;
-
-    // The package as a person gets it: unpacked, its own binary, its own demo files.
+    // The README's own install lines, taken literally: each must name exactly one package, and
+    // that package is what gets unpacked and proven (a throwaway root, not a real install).
+    let deb = readme_package("sudo apt install ")?;
+    let rpm = readme_package("sudo dnf install ")?;
     let scratch = root().join("target/bundle-root");
     let _ = std::fs::remove_dir_all(&scratch);
     Cmd::new("dpkg-deb")
@@ -70,6 +81,14 @@ pub fn run() -> Result<(), String> {
             deb.display()
         ));
     }
+    let control = Cmd::new("dpkg-deb")
+        .args(["-f"])
+        .args([&deb])
+        .args(["Package", "Depends"])
+        .read()
+        .unwrap_or_default();
+    println!("bundle: {} says:\n{}", deb.display(), control.trim());
+    rpm_unpacks(&rpm)?;
     Cmd::new(&installed).args(["--version"]).run()?;
     smoke(&env, &installed)?;
 
@@ -110,18 +129,75 @@ fn smoke(env: &setup::Env, app: &Path) -> Result<(), String> {
     result
 }
 
-fn only_file(dir: &Path, ext: &str) -> Result<PathBuf, String> {
-    let found: Vec<PathBuf> = std::fs::read_dir(dir)
+/// The one file the README's `<prefix>./target/…/name_*_arch.ext` line matches.
+fn readme_package(prefix: &str) -> Result<PathBuf, String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).map_err(|e| e.to_string())?;
+    let pattern = readme
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(prefix))
+        .and_then(|rest| rest.split_whitespace().next())
+        .ok_or_else(|| format!("README.md has no `{prefix}` line"))?;
+    let pattern = Path::new(pattern.trim_start_matches("./"));
+    let dir = root().join(pattern.parent().unwrap_or(Path::new(".")));
+    let name = pattern.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|f| glob_matches(name, f)))
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .collect();
     match found.as_slice() {
         [one] => Ok(one.clone()),
         _ => Err(format!(
-            "expected one .{ext} in {}, found {found:?}",
+            "the README's `{prefix}{}` matches {found:?} in {}, not one package",
+            pattern.display(),
             dir.display()
         )),
+    }
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            name.starts_with(head)
+                && (0..=name.len() - head.len())
+                    .filter(|&i| name.is_char_boundary(head.len() + i))
+                    .any(|i| glob_matches(tail, &name[head.len() + i..]))
+        }
+    }
+}
+
+/// The .rpm unpacked the way a throwaway install would (`rpm2cpio | cpio`), holding the binary.
+fn rpm_unpacks(rpm: &Path) -> Result<(), String> {
+    setup::ensure_apt(&["rpm2cpio", "cpio"], "rpm2cpio and cpio")?;
+    let scratch = root().join("target/bundle-root-rpm");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
+    let script = format!(
+        "rpm2cpio '{}' | cpio -idm --quiet",
+        rpm.display().to_string().replace('\'', "'\\''")
+    );
+    Cmd::new("sh").args(["-c", &script]).dir(&scratch).run()?;
+    if !scratch.join("usr/bin/loreweaver-studio").exists() {
+        return Err(format!("{} holds no usr/bin/loreweaver-studio", rpm.display()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::glob_matches;
+
+    #[test]
+    fn the_readme_globs_match_the_package_names_and_nothing_else() {
+        let deb = "loreweaver-studio_*_amd64.deb";
+        let rpm = "loreweaver-studio-*.x86_64.rpm";
+        assert!(glob_matches(deb, "loreweaver-studio_0.1.0_amd64.deb"));
+        assert!(glob_matches(rpm, "loreweaver-studio-0.1.0-1.x86_64.rpm"));
+        assert!(!glob_matches(deb, "Loreweaver Studio_0.1.0_amd64.deb"));
+        assert!(!glob_matches(rpm, "Loreweaver Studio-0.1.0-1.x86_64.rpm"));
+        assert!(!glob_matches(deb, "loreweaver-studio_0.1.0_amd64.deb.sig"));
     }
 }

@@ -10,6 +10,7 @@ mod bundle;
 mod cmd;
 mod conformance;
 mod dial;
+mod fresh;
 mod fuzz;
 mod fuzz_seeds;
 mod guard;
@@ -33,6 +34,8 @@ const USAGE: &str = "usage: cargo xtask <command>
   fuzz [--secs N] [--only TARGET] [--seed]
                         coverage-guided fuzzing (libFuzzer, stable): frames + reducer, ticket,
                         visible_when, panel templates; N seconds in all (default 60)
+  fresh [COMMAND]       debootstrap a bare Debian, clone HEAD into it and run COMMAND there as root
+                        (default `cargo xtask test`): the README's promise on a machine with nothing
   bench                 loopback figures: raw copy vs verified GET (64/128 MiB), peak RSS, decode frames/s,
                         pack reload, audio latency and fade accuracy, upload memory
 ";
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         // Likewise for the verified GET's memory figure: a fresh process that does only the GET.
         Some("bench-get-child") => bench_get::child(&args[1..]),
         Some("bundle") => bundle::run(),
+        Some("fresh") => fresh::run(&args[1..]),
         _ => {
             eprint!("{USAGE}");
             return ExitCode::from(2);

@@ -23,6 +23,11 @@ const APT_PACKAGES: &[&str] = &[
     "fonts-dejavu-core",
 ];
 
+/// The runtime libraries the .deb and .rpm depend on, beside the WebKitGTK 4.1 and GTK 3 ones
+/// Tauri's bundler adds itself: (the -dev package above it comes from, Debian name, RPM name).
+/// `cargo xtask bundle` writes the packages' Depends from this list and nowhere else.
+pub const RUNTIME_DEPENDS: &[(&str, &str, &str)] = &[("libasound2-dev", "libasound2", "alsa-lib")];
+
 /// Debian's rustc-web, assembled privately when rustup cannot add the wasm target.
 const DEBIAN_WASM_DEBS: &[&str] = &[
     "rustc-web",
@@ -38,7 +43,12 @@ const DEBIAN_WASM_DEBS: &[&str] = &[
 pub enum WasmToolchain {
     /// The active rustup toolchain has the target.
     Rustup,
-    /// Debian's rustc-web under `prefix`, used with rustup's cargo and `-Zbuild-std`.
+    /// The runtime libraries the .deb and .rpm depend on, beside the WebKitGTK 4.1 and GTK 3 ones
+/// Tauri's bundler adds itself: (the -dev package above it comes from, Debian name, RPM name).
+/// `cargo xtask bundle` writes the packages' Depends from this list and nowhere else.
+pub const RUNTIME_DEPENDS: &[(&str, &str, &str)] = &[("libasound2-dev", "libasound2", "alsa-lib")];
+
+/// Debian's rustc-web under `prefix`, used with rustup's cargo and `-Zbuild-std`.
     Debian { prefix: PathBuf },
 }
 
@@ -79,14 +89,19 @@ fn is_debian() -> bool {
 }
 
 fn system_packages() -> Result<(), String> {
+    ensure_apt(APT_PACKAGES, "system packages")
+}
+
+/// Installs whichever of `packages` are missing (Debian/Ubuntu), saying what it did.
+pub fn ensure_apt(packages: &[&str], what: &str) -> Result<(), String> {
     if !is_debian() {
         eprintln!(
             "setup: not Debian/Ubuntu; install the equivalents of: {}",
-            APT_PACKAGES.join(" ")
+            packages.join(" ")
         );
         return Ok(());
     }
-    let missing: Vec<&str> = APT_PACKAGES
+    let missing: Vec<&str> = packages
         .iter()
         .copied()
         .filter(|p| {
@@ -97,7 +112,7 @@ fn system_packages() -> Result<(), String> {
         })
         .collect();
     if missing.is_empty() {
-        eprintln!("setup: system packages already installed");
+        eprintln!("setup: {what} already installed");
         return Ok(());
     }
     eprintln!("setup: installing {}", missing.join(" "));
@@ -114,7 +129,9 @@ fn system_packages() -> Result<(), String> {
     apt(&["update", "-qq"])?;
     let mut install = vec!["install", "-y", "-qq", "--no-install-recommends"];
     install.extend(missing.iter());
-    apt(&install)
+    apt(&install)?;
+    eprintln!("setup: installed {}", missing.join(" "));
+    Ok(())
 }
 
 fn is_root() -> bool {
@@ -232,4 +249,14 @@ pub fn install_tool(tools: &Path, bin: &str, krate: &str, version: &str) -> Resu
     cargo(&["install", krate, "--version", &version, "--root"])
         .args([tools])
         .run()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_runtime_dependency_comes_from_a_package_setup_installs() {
+        for (dev, _, _) in super::RUNTIME_DEPENDS {
+            assert!(super::APT_PACKAGES.contains(dev), "{dev} is not in APT_PACKAGES");
+        }
+    }
 }

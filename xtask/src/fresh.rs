@@ -1,0 +1,147 @@
+//! `cargo xtask fresh`: the README's promise, checked where nothing was installed before.
+//!
+//! A minimal Debian is debootstrapped anew into `target/fresh/rootfs` (the prerequisites the
+//! README names and nothing else: Debian, `cc`, and this machine's rustup toolchain and cargo
+//! registry bind-mounted in), a clean clone of HEAD goes to `/work/main` inside it with
+//! `../shared` beside it, and `cargo xtask test` runs there as root. It prints the wall time
+//! and the closing line. Slow (a cold build), so not part of `cargo xtask test`; Debian only.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use crate::cmd::{home, root, shared_dir, Cmd};
+use crate::setup;
+
+const SUITE: &str = "bookworm";
+const MIRROR: &str = "http://deb.debian.org/debian";
+/// What the README asks for besides rustup: a C compiler (`cc`) and its libc headers.
+const PREREQUISITES: &str = "ca-certificates,gcc,libc6-dev";
+
+pub fn run(args: &[String]) -> Result<(), String> {
+    let command = if args.is_empty() {
+        "cargo xtask test".to_string()
+    } else {
+        args.join(" ")
+    };
+    setup::ensure_apt(&["debootstrap"], "debootstrap")?;
+    let rootfs = root().join("target/fresh/rootfs");
+    let mounts = Mounts(Vec::new());
+    // A machine is fresh only once: whatever an earlier run installed is thrown away.
+    unmount_below(&rootfs);
+    let _ = std::fs::remove_dir_all(&rootfs);
+    std::fs::create_dir_all(&rootfs).map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    Cmd::new("debootstrap")
+        .args(["--variant=minbase", &format!("--include={PREREQUISITES}"), SUITE])
+        .args([&rootfs])
+        .args([MIRROR])
+        .run()?;
+    eprintln!("fresh: Debian {SUITE} bootstrapped in {:.0} s", t0.elapsed().as_secs_f64());
+    // The same package sources and name lookup as this machine (updates, security).
+    copy("/etc/resolv.conf", &rootfs.join("etc/resolv.conf"))?;
+    let sources = Path::new("/etc/apt/sources.list.d/debian.sources");
+    if sources.exists() {
+        copy(sources, &rootfs.join("etc/apt/sources.list.d/debian.sources"))?;
+        let _ = std::fs::remove_file(rootfs.join("etc/apt/sources.list"));
+    }
+    let work = rootfs.join("work");
+    Cmd::new("git")
+        .args(["clone", "--quiet"])
+        .args([root(), work.join("main")])
+        .run()?;
+    let mut mounts = mounts;
+    mounts.bind_fs("proc", "proc", &rootfs.join("proc"))?;
+    mounts.bind_fs("sysfs", "sys", &rootfs.join("sys"))?;
+    mounts.bind(Path::new("/dev"), &rootfs.join("dev"))?;
+    mounts.bind(Path::new("/dev/pts"), &rootfs.join("dev/pts"))?;
+    mounts.bind_fs("tmpfs", "shm", &rootfs.join("dev/shm"))?;
+    mounts.bind(&home().join(".rustup"), &rootfs.join("root/.rustup"))?;
+    mounts.bind(&home().join(".cargo"), &rootfs.join("root/.cargo"))?;
+    mounts.bind(&shared_dir(), &work.join("shared"))?;
+
+    eprintln!("fresh: running `{command}` in {}", rootfs.display());
+    let log = root().join("target/fresh/run.log");
+    let script = format!(
+        "cd /work/main && {{ {command}; }} 2>&1 | tee /work/run.log; exit ${{PIPESTATUS[0]}}"
+    );
+    let t1 = Instant::now();
+    let result = Cmd::new("chroot")
+        .args([&rootfs])
+        .args([
+            "/usr/bin/env",
+            "-i",
+            "HOME=/root",
+            "PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+            "TERM=dumb",
+            "LANG=C.UTF-8",
+            "bash",
+            "-c",
+            &script,
+        ])
+        .run();
+    let wall = t1.elapsed().as_secs_f64();
+    drop(mounts);
+    let _ = copy(&work.join("run.log"), &log);
+    let closing = std::fs::read_to_string(&log)
+        .ok()
+        .and_then(|t| t.lines().rev().find(|l| l.contains(" passed, ")).map(str::to_string))
+        .unwrap_or_else(|| "(no closing line)".into());
+    println!(
+        "fresh: `{command}` on a bare Debian {SUITE}: {:.0} min {:.0} s, {}; closing line: {closing}; log: {}",
+        (wall / 60.0).floor(),
+        wall % 60.0,
+        if result.is_ok() { "exit 0" } else { "FAILED" },
+        log.display()
+    );
+    result
+}
+
+fn copy(from: impl AsRef<Path>, to: &Path) -> Result<(), String> {
+    std::fs::copy(from.as_ref(), to)
+        .map(|_| ())
+        .map_err(|e| format!("{} → {}: {e}", from.as_ref().display(), to.display()))
+}
+
+/// Mounts made into the root, undone in reverse order however the run ends.
+struct Mounts(Vec<PathBuf>);
+
+impl Mounts {
+    fn bind(&mut self, from: &Path, to: &Path) -> Result<(), String> {
+        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+        Cmd::new("mount").args(["--bind"]).args([from, to]).run()?;
+        self.0.push(to.to_path_buf());
+        Ok(())
+    }
+    fn bind_fs(&mut self, kind: &str, name: &str, to: &Path) -> Result<(), String> {
+        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
+        Cmd::new("mount").args(["-t", kind, name]).args([to]).run()?;
+        self.0.push(to.to_path_buf());
+        Ok(())
+    }
+}
+
+impl Drop for Mounts {
+    fn drop(&mut self) {
+        for to in self.0.iter().rev() {
+            if Cmd::new("umount").args([to]).run().is_err() {
+                let _ = Cmd::new("umount").args(["-l"]).args([to]).run();
+            }
+        }
+    }
+}
+
+/// Anything an interrupted run left mounted under `rootfs`, deepest first.
+fn unmount_below(rootfs: &Path) {
+    let Ok(table) = std::fs::read_to_string("/proc/self/mounts") else {
+        return;
+    };
+    let mut under: Vec<&str> = table
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .filter(|m| Path::new(m).starts_with(rootfs))
+        .collect();
+    under.sort_by_key(|m| std::cmp::Reverse(m.len()));
+    for m in under {
+        let _ = Cmd::new("umount").args(["-l", m]).run();
+    }
+}
