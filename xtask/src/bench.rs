@@ -47,13 +47,23 @@ const DECODE_TIME: Duration = Duration::from_secs(2);
 /// (e) and (f), from the mixer's own `figures` example: xtask never links the mixer, whose
 /// ALSA headers only exist after setup (issue #32).
 fn mixer_figures(dir: &Path) -> Result<(Vec<f64>, f64), String> {
-    let out = std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-        .args(["run", "--quiet", "--release", "-p", "mixer", "--example", "figures", "--"])
-        .arg(dir.join("mixer"))
-        .current_dir(cmd::root())
-        .stderr(std::process::Stdio::inherit())
-        .output()
-        .map_err(|e| format!("mixer figures: {e}"))?;
+    let out =
+        std::process::Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+            .args([
+                "run",
+                "--quiet",
+                "--release",
+                "-p",
+                "mixer",
+                "--example",
+                "figures",
+                "--",
+            ])
+            .arg(dir.join("mixer"))
+            .current_dir(cmd::root())
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .map_err(|e| format!("mixer figures: {e}"))?;
     if !out.status.success() {
         return Err(format!("mixer figures failed ({})", out.status));
     }
@@ -63,7 +73,10 @@ fn mixer_figures(dir: &Path) -> Result<(Vec<f64>, f64), String> {
             .find_map(|l| l.strip_prefix(name))
             .ok_or_else(|| format!("mixer figures: no `{name}` line in {text:?}"))
     };
-    let parse = |v: &str| v.parse::<f64>().map_err(|e| format!("mixer figures: {v:?}: {e}"));
+    let parse = |v: &str| {
+        v.parse::<f64>()
+            .map_err(|e| format!("mixer figures: {v:?}: {e}"))
+    };
     let latency = field("latency_ms ")?
         .split_whitespace()
         .map(parse)

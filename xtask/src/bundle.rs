@@ -143,7 +143,11 @@ fn readme_package(prefix: &str) -> Result<PathBuf, String> {
     let found: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .flatten()
-        .filter(|e| e.file_name().to_str().is_some_and(|f| glob_matches(name, f)))
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|f| glob_matches(name, f))
+        })
         .map(|e| e.path())
         .collect();
     match found.as_slice() {
@@ -181,7 +185,10 @@ fn rpm_unpacks(rpm: &Path) -> Result<(), String> {
     );
     Cmd::new("sh").args(["-c", &script]).dir(&scratch).run()?;
     if !scratch.join("usr/bin/loreweaver-studio").exists() {
-        return Err(format!("{} holds no usr/bin/loreweaver-studio", rpm.display()));
+        return Err(format!(
+            "{} holds no usr/bin/loreweaver-studio",
+            rpm.display()
+        ));
     }
     Ok(())
 }

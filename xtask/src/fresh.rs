@@ -32,16 +32,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
     std::fs::create_dir_all(&rootfs).map_err(|e| e.to_string())?;
     let t0 = Instant::now();
     Cmd::new("debootstrap")
-        .args(["--variant=minbase", &format!("--include={PREREQUISITES}"), SUITE])
+        .args([
+            "--variant=minbase",
+            &format!("--include={PREREQUISITES}"),
+            SUITE,
+        ])
         .args([&rootfs])
         .args([MIRROR])
         .run()?;
-    eprintln!("fresh: Debian {SUITE} bootstrapped in {:.0} s", t0.elapsed().as_secs_f64());
+    eprintln!(
+        "fresh: Debian {SUITE} bootstrapped in {:.0} s",
+        t0.elapsed().as_secs_f64()
+    );
     // The same package sources and name lookup as this machine (updates, security).
     copy("/etc/resolv.conf", &rootfs.join("etc/resolv.conf"))?;
     let sources = Path::new("/etc/apt/sources.list.d/debian.sources");
     if sources.exists() {
-        copy(sources, &rootfs.join("etc/apt/sources.list.d/debian.sources"))?;
+        copy(
+            sources,
+            &rootfs.join("etc/apt/sources.list.d/debian.sources"),
+        )?;
         let _ = std::fs::remove_file(rootfs.join("etc/apt/sources.list"));
     }
     let work = rootfs.join("work");
@@ -81,10 +91,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .run();
     let wall = t1.elapsed().as_secs_f64();
     drop(mounts);
-    let _ = copy(&work.join("run.log"), &log);
+    let _ = copy(work.join("run.log"), &log);
     let closing = std::fs::read_to_string(&log)
         .ok()
-        .and_then(|t| t.lines().rev().find(|l| l.contains(" passed, ")).map(str::to_string))
+        .and_then(|t| {
+            t.lines()
+                .rev()
+                .find(|l| l.contains(" passed, "))
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| "(no closing line)".into());
     println!(
         "fresh: `{command}` on a bare Debian {SUITE}: {:.0} min {:.0} s, {}; closing line: {closing}; log: {}",
@@ -114,7 +129,10 @@ impl Mounts {
     }
     fn bind_fs(&mut self, kind: &str, name: &str, to: &Path) -> Result<(), String> {
         std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-        Cmd::new("mount").args(["-t", kind, name]).args([to]).run()?;
+        Cmd::new("mount")
+            .args(["-t", kind, name])
+            .args([to])
+            .run()?;
         self.0.push(to.to_path_buf());
         Ok(())
     }

@@ -62,7 +62,10 @@ pub fn offending_chains(meta: &Value, root: &str) -> Result<Vec<String>, String>
         .filter_map(|p| Some((p["id"].as_str()?, p)))
         .collect();
     fn name<'a>(packages: &HashMap<&'a str, &'a Value>, id: &'a str) -> &'a str {
-        packages.get(id).and_then(|p| p["name"].as_str()).unwrap_or(id)
+        packages
+            .get(id)
+            .and_then(|p| p["name"].as_str())
+            .unwrap_or(id)
     }
     let nodes: HashMap<&str, &Value> = meta["resolve"]["nodes"]
         .as_array()

@@ -43,12 +43,7 @@ const DEBIAN_WASM_DEBS: &[&str] = &[
 pub enum WasmToolchain {
     /// The active rustup toolchain has the target.
     Rustup,
-    /// The runtime libraries the .deb and .rpm depend on, beside the WebKitGTK 4.1 and GTK 3 ones
-/// Tauri's bundler adds itself: (the -dev package above it comes from, Debian name, RPM name).
-/// `cargo xtask bundle` writes the packages' Depends from this list and nowhere else.
-pub const RUNTIME_DEPENDS: &[(&str, &str, &str)] = &[("libasound2-dev", "libasound2", "alsa-lib")];
-
-/// Debian's rustc-web under `prefix`, used with rustup's cargo and `-Zbuild-std`.
+    /// Debian's rustc-web under `prefix`, used with rustup's cargo and `-Zbuild-std`.
     Debian { prefix: PathBuf },
 }
 
@@ -256,7 +251,10 @@ mod tests {
     #[test]
     fn every_runtime_dependency_comes_from_a_package_setup_installs() {
         for (dev, _, _) in super::RUNTIME_DEPENDS {
-            assert!(super::APT_PACKAGES.contains(dev), "{dev} is not in APT_PACKAGES");
+            assert!(
+                super::APT_PACKAGES.contains(dev),
+                "{dev} is not in APT_PACKAGES"
+            );
         }
     }
 }
