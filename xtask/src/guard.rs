@@ -21,7 +21,6 @@ pub fn xtask_needs_no_system_library() -> Result<(), String> {
         "metadata",
         "--format-version",
         "1",
-        "--locked",
         "--filter-platform",
         &host,
     ])
