@@ -103,7 +103,7 @@ async fn world_cards_seed_variables_keeper_only_ones_hidden_and_values_survive_a
     std::fs::create_dir_all(dir.join("cards")).unwrap();
     std::fs::write(
         dir.join("pack.yaml"),
-        "id: w\ncontents:\n  cards: [cards/world.lorecard.json]\n",
+        "id: w\nversion: \"0.1.0\"\nname: W\ndescription: D\nlicense: MIT\ncontents:\n  cards: [cards/world.lorecard.json]\n",
     )
     .unwrap();
     std::fs::write(dir.join("cards/world.lorecard.json"), CARD).unwrap();

@@ -1,7 +1,8 @@
 //! Loreweaver pack folders.
 //!
-//! A pack source folder is `pack.yaml` (id, name, `contents`), a panels file (default
-//! `ui/panels.yaml`), card files and the files its panels use. [`load`] reads all of it the
+//! A pack source folder is `pack.yaml` (id, version, name, description, licence, and
+//! `contents`: a list of files per kind), the panels files and card files it lists, and the
+//! files its panels use. [`load`] reads all of it the
 //! way the engine's pack build does: either the whole pack is good and comes back ready to
 //! serve (manifest entries with every `src` and page file addressed by sha256), or it comes
 //! back as the list of [`Problem`]s the build would refuse, each with file, line, column and
@@ -11,6 +12,7 @@
 pub mod assets;
 mod blocks;
 mod cards;
+pub mod manifest;
 mod panels;
 mod problem;
 pub mod yaml;
@@ -119,60 +121,45 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     let Some(meta) = read_yaml(dir, "pack.yaml", &mut problems) else {
         return Err(problems.0);
     };
-    let id = match meta.get("id") {
-        Some(n) => match n.as_str() {
-            Some(s)
-                if !s.is_empty()
-                    && s.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) =>
-            {
-                s.to_string()
-            }
-            _ => {
-                problems.at(
-                    "pack.yaml",
-                    n,
-                    "the pack id is letters, digits, -, _ and .",
-                    "write e.g. `id: haunted-manor`",
-                );
-                String::new()
-            }
-        },
-        None => {
+    let manifest = manifest::check(&meta, &mut problems);
+    let id = manifest.id.clone();
+    let mut store = assets::Store::new(dir);
+    let mut panels = Vec::new();
+    let mut tier2_bytes = 0u64;
+    for entry in manifest.files("panels") {
+        let rel = entry.path.as_str();
+        if !(rel.ends_with(".yaml") || rel.ends_with(".yml")) {
             problems.at(
                 "pack.yaml",
-                &meta,
-                "pack.yaml has no id",
-                "add `id: my-pack` (letters, digits, -, _ and .)",
+                &entry.node,
+                format!("panels file must be a .yaml file: '{rel}'"),
+                "name the panels file e.g. `ui/panels.yaml`",
             );
-            String::new()
-        }
-    };
-    let contents = meta.get("contents");
-    let mut store = assets::Store::new(dir);
-    let panels_rel = match contents.and_then(|c| c.get("panels")) {
-        Some(p) => p.as_str().map(str::to_string),
-        None => dir
-            .join("ui/panels.yaml")
-            .exists()
-            .then(|| "ui/panels.yaml".to_string()),
-    };
-    let mut panels = Vec::new();
-    if let Some(rel) = panels_rel {
-        if let Some(doc) = read_yaml(dir, &rel, &mut problems) {
-            panels = panels::panels(&id, &rel, &doc, &mut store, &mut problems);
+        } else if let Some(doc) = read_yaml(dir, rel, &mut problems) {
+            panels::panels(
+                &id,
+                rel,
+                &doc,
+                &mut store,
+                &mut problems,
+                &mut panels,
+                &mut tier2_bytes,
+            );
         }
     }
+    unlisted(dir, &manifest, &mut problems);
     let mut cards = Vec::new();
     let mut variables = Vec::new();
-    for rel in card_paths(dir, contents.and_then(|c| c.get("cards")), &mut problems) {
-        match std::fs::read_to_string(dir.join(&rel)) {
-            Ok(text) => cards.push(cards::card(&rel, &text, &mut problems, &mut variables)),
-            Err(e) => problems.push(Problem::file(
-                &rel,
-                format!("cannot read the card: {e}"),
-                "fix the path under `contents.cards`",
-            )),
+    for entry in manifest.files("cards") {
+        let rel = entry.path.as_str();
+        match std::fs::read_to_string(dir.join(rel)) {
+            Ok(text) => cards.push(cards::card(rel, &text, &mut problems, &mut variables)),
+            Err(e) => problems.at(
+                "pack.yaml",
+                &entry.node,
+                format!("cannot read the card \"{rel}\": {e}"),
+                "fix the path under `contents.cards` or add the file",
+            ),
         }
     }
     if !problems.0.is_empty() {
@@ -188,58 +175,40 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     })
 }
 
-/// `contents.cards`: a list of files or folders (default: the `cards/` folder).
-fn card_paths(dir: &Path, declared: Option<&yaml::Node>, problems: &mut Problems) -> Vec<String> {
-    let mut roots: Vec<String> = Vec::new();
-    match declared {
-        None => roots.push("cards".into()),
-        Some(n) => match (n.as_str(), n.as_seq()) {
-            (Some(s), _) => roots.push(s.into()),
-            (_, Some(items)) => {
-                for item in items {
-                    match item.as_str() {
-                        Some(s) if !s.contains("..") && !s.starts_with('/') => {
-                            if !dir.join(s).exists() {
-                                problems.at(
-                                    "pack.yaml",
-                                    item,
-                                    format!("card \"{s}\" does not exist"),
-                                    "fix the path or add the file",
-                                );
-                            }
-                            roots.push(s.into());
-                        }
-                        _ => problems.at(
-                            "pack.yaml",
-                            item,
-                            "a card path must be inside the pack",
-                            "write e.g. `- cards/world.lorecard.json`",
-                        ),
-                    }
-                }
-            }
-            _ => problems.at(
-                "pack.yaml",
-                n,
-                "contents.cards must be a list of paths",
-                "write `cards: [cards/world.lorecard.json]`",
-            ),
-        },
-    }
-    let mut out = Vec::new();
-    for root in roots {
-        let path = dir.join(&root);
-        if path.is_dir() {
-            let mut files = Vec::new();
-            assets::files_under(&path, &mut files);
-            for f in files {
-                if let Ok(rel) = f.strip_prefix(dir) {
-                    out.push(rel.to_string_lossy().replace('\\', "/"));
-                }
-            }
-        } else if path.is_file() {
-            out.push(root);
+/// Files the engine would leave out because `contents` does not list them: it ships only
+/// what the manifest lists, so a `ui/panels.yaml` or `cards/` folder that is not listed means
+/// a pack that loads with no panels or cards and no word why. Stricter than the engine, on
+/// purpose (it accepts such a pack silently); the hint says so.
+fn unlisted(dir: &Path, manifest: &manifest::Manifest, problems: &mut Problems) {
+    let conventional = [("panels", "ui/panels.yaml"), ("cards", "cards")];
+    for (kind, rel) in conventional {
+        if manifest.declared.contains(kind) || !dir.join(rel).exists() {
+            continue;
         }
+        let listed = if rel == "cards" {
+            let mut files = Vec::new();
+            assets::files_under(&dir.join(rel), &mut files);
+            files
+                .iter()
+                .filter_map(|f| f.strip_prefix(dir).ok())
+                .map(|f| f.to_string_lossy().replace('\\', "/"))
+                .collect::<Vec<_>>()
+        } else {
+            vec![rel.to_string()]
+        };
+        if listed.is_empty() {
+            continue;
+        }
+        problems.push(Problem::file(
+            "pack.yaml",
+            format!(
+                "{rel} is not listed under contents.{kind}: the engine would ship the pack without it"
+            ),
+            format!(
+                "add `{kind}: [{}]` under `contents:` (the engine accepts the pack as it is, and \
+                 leaves the file out)",
+                listed.join(", ")
+            ),
+        ));
     }
-    out
 }

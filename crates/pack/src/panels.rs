@@ -18,13 +18,17 @@ pub const MAX_TIER2_BYTES: u64 = 2 * 1024 * 1024;
 
 pub const SLOTS: &[&str] = &["sidebar", "tray", "modal"];
 
+/// The panels of one panels file, added to `out` (the pack's panels so far: ids are unique and
+/// the caps count across every file the pack lists, as in the engine's build).
 pub fn panels(
     pack_id: &str,
     file: &str,
     doc: &Node,
     store: &mut Store,
     problems: &mut Problems,
-) -> Vec<Panel> {
+    out: &mut Vec<Panel>,
+    tier2_bytes: &mut u64,
+) {
     let Some(list) = doc.get("panels") else {
         if !doc.is_null() {
             problems.at(
@@ -34,7 +38,7 @@ pub fn panels(
                 "start the file with `panels:` and one item per panel",
             );
         }
-        return vec![];
+        return;
     };
     let Some(items) = list.as_seq() else {
         problems.at(
@@ -43,47 +47,45 @@ pub fn panels(
             format!("panels must be a list, found {}", list.kind_name()),
             "write one `- id: …` item per panel",
         );
-        return vec![];
+        return;
     };
-    if items.len() > MAX_PANELS {
+    if !items.is_empty() && out.len() + items.len() > MAX_PANELS {
         problems.at(
             file,
-            &items[MAX_PANELS],
+            &items[MAX_PANELS.saturating_sub(out.len()).min(items.len() - 1)],
             format!(
                 "{} panels: a pack may ship at most {MAX_PANELS}",
-                items.len()
+                out.len() + items.len()
             ),
             "merge panels or split the pack",
         );
     }
-    let mut out: Vec<Panel> = Vec::new();
-    let mut tier2_bytes = 0u64;
+    let before = *tier2_bytes;
     for item in items {
-        if let Some(panel) = panel(pack_id, file, item, store, problems, &mut tier2_bytes) {
+        if let Some(panel) = panel(pack_id, file, item, store, problems, tier2_bytes) {
             if out.iter().any(|p| p.id == panel.id) {
                 problems.at(
                     file,
                     item.get("id").unwrap_or(item),
-                    format!("panel id \"{}\" is used twice", panel.id),
+                    format!("panel id \"{}\" is used twice in the pack", panel.id),
                     "give every panel its own id",
                 );
             }
             out.push(panel);
         }
     }
-    if tier2_bytes > MAX_TIER2_BYTES {
+    if *tier2_bytes > MAX_TIER2_BYTES && before <= MAX_TIER2_BYTES {
         problems.at(
             file,
             list,
             format!(
                 "tier-2 code is {} KiB: a pack may ship at most {} KiB",
-                tier2_bytes / 1024,
+                *tier2_bytes / 1024,
                 MAX_TIER2_BYTES / 1024
             ),
             "shrink the tier-2 pages (minify, move pictures to image blocks) or drop a page",
         );
     }
-    out
 }
 
 fn id_ok(id: &str) -> bool {

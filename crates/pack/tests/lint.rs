@@ -5,7 +5,7 @@ use std::path::Path;
 
 use pack::{load, Problem};
 
-const PACK: &str = "id: t\ncontents:\n  panels: ui/panels.yaml\n";
+const PACK: &str = "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  panels: [ui/panels.yaml]\n";
 
 fn write(dir: &Path, rel: &str, text: &str) {
     let path = dir.join(rel);
@@ -35,7 +35,7 @@ fn a_good_pack_loads_with_wire_entries() {
     write(
         dir.path(),
         "pack.yaml",
-        "id: t\ncontents:\n  panels: ui/panels.yaml\n  cards: [cards/world.lorecard.json]\n",
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  panels: [ui/panels.yaml]\n  cards: [cards/world.lorecard.json]\n",
     );
     write(
         dir.path(),
@@ -227,7 +227,7 @@ fn world_card_variables() {
     write(
         dir.path(),
         "pack.yaml",
-        "id: t\ncontents:\n  cards: [cards/w.json]\n",
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  cards: [cards/w.json]\n",
     );
     write(dir.path(), "cards/w.json", "{\"format\": \"loreweaver.card\",\n \"variables\": [\n  {\"id\": \"day\", \"kind\": \"integer\"},\n  {\"id\": \"n\", \"kind\": \"bool\", \"default\": 3}\n]}\n");
     let list = load(dir.path()).unwrap_err();
@@ -274,4 +274,86 @@ fn an_empty_panels_file_is_refused_not_read_as_no_panels() {
     }
     // No panels is said outright.
     assert!(problems("panels: []\n").is_empty());
+}
+
+/// `pack.yaml` problems, as `file:line:col: message`.
+fn manifest_problems(pack_yaml: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pack.yaml", pack_yaml);
+    write(dir.path(), "ui/panels.yaml", "panels:\n  - {id: a, title: A, slot: sidebar, tier: 1, blocks: [{kind: text, text: hi}]}\n");
+    write(dir.path(), "ui/more.yaml", "panels:\n  - {id: b, title: B, slot: sidebar, tier: 1, blocks: [{kind: text, text: hi}]}\n");
+    match load(dir.path()) {
+        Ok(_) => vec![],
+        Err(list) => list.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+#[test]
+fn contents_in_string_form_is_refused_in_the_engines_words_never_silently() {
+    let text = manifest_problems(
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  panels: ui/panels.yaml\n",
+    );
+    assert_eq!(text, ["pack.yaml:7:11: contents.panels must be a list"]);
+}
+
+#[test]
+fn several_panels_files_are_read_in_order_and_ids_are_unique_across_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pack.yaml",
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  panels:\n    - ui/panels.yaml\n    - ui/more.yaml\n",
+    );
+    let panel = |id: &str| {
+        format!("panels:\n  - {{id: {id}, title: A, slot: sidebar, tier: 1, blocks: [{{kind: text, text: hi}}]}}\n")
+    };
+    write(dir.path(), "ui/panels.yaml", &panel("a"));
+    write(dir.path(), "ui/more.yaml", &panel("b"));
+    let pack = load(dir.path()).unwrap();
+    let ids: Vec<&str> = pack.panels.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["t/a", "t/b"]);
+    write(dir.path(), "ui/more.yaml", &panel("a"));
+    let text: Vec<String> = load(dir.path())
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        text,
+        ["ui/more.yaml:2:10: panel id \"t/a\" is used twice in the pack"]
+    );
+}
+
+#[test]
+fn the_engines_manifest_rules_each_with_a_position() {
+    let text = manifest_problems(
+        "id: Bad_Id\nversion: \"1.2\"\nname: \"\"\nengine: {protocol: \"2.x\", client: \"1\"}\ncontents:\n  panels: [ui/panels.yaml, ui/panels.yaml, ../x.yaml]\n  maps: [m.yaml]\n  cards: [{path: c.json, kind: world}]\ntrust: {}\n",
+    );
+    assert_eq!(
+        text,
+        [
+            "pack.yaml:1:5: manifest id must be a lowercase slug ([a-z0-9-], max 64)",
+            "pack.yaml:2:10: manifest version must be semver (MAJOR.MINOR.PATCH)",
+            "pack.yaml:3:7: manifest field 'name' must be a non-empty string or an en/zh mapping",
+            "pack.yaml:1:1: manifest field 'description' must be a non-empty string or an en/zh mapping",
+            "pack.yaml:1:1: manifest license is required (an SPDX id or short name)",
+            "pack.yaml:4:20: engine.protocol must be a version string (dotted integers only)",
+            "pack.yaml:4:27: unknown engine keys: ['client']",
+            "pack.yaml:6:28: contents.panels lists a duplicate path",
+            "pack.yaml:6:44: unsafe archive path (traversal segment): '../x.yaml'",
+            "pack.yaml:7:3: unknown contents kinds: ['maps']",
+            "pack.yaml:8:32: card kind is detected from the real payload at build time and must not be declared",
+            "pack.yaml:9:8: trust is generated at pack time and must not be hand-written",
+        ]
+    );
+}
+
+#[test]
+fn a_panels_file_the_manifest_does_not_list_is_named_with_why() {
+    let text =
+        manifest_problems("id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\n");
+    assert_eq!(
+        text,
+        ["pack.yaml: ui/panels.yaml is not listed under contents.panels: the engine would ship the pack without it"]
+    );
 }
