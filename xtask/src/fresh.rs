@@ -25,7 +25,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     setup::ensure_apt(&["debootstrap"], "debootstrap")?;
     let rootfs = root().join("target/fresh/rootfs");
-    let mounts = Mounts(Vec::new());
     // A machine is fresh only once: whatever an earlier run installed is thrown away.
     unmount_below(&rootfs);
     let _ = std::fs::remove_dir_all(&rootfs);
@@ -59,7 +58,7 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(["clone", "--quiet"])
         .args([root(), work.join("main")])
         .run()?;
-    let mut mounts = mounts;
+    let mut mounts = Mounts(Vec::new());
     mounts.bind_fs("proc", "proc", &rootfs.join("proc"))?;
     mounts.bind_fs("sysfs", "sys", &rootfs.join("sys"))?;
     mounts.bind(Path::new("/dev"), &rootfs.join("dev"))?;
