@@ -75,10 +75,11 @@ fn a_good_pack_loads_with_wire_entries() {
 #[test]
 fn yaml_syntax_error_has_position() {
     let list = problems("panels:\n  - id: a\n    blocks: [\n");
-    assert_eq!(list.len(), 1, "{list:#?}");
-    assert_eq!(list[0].file, "ui/panels.yaml");
-    assert!(list[0].line >= 3, "{list:#?}");
-    assert!(list[0].message.starts_with("YAML syntax"));
+    let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        text,
+        ["ui/panels.yaml:3:13: YAML syntax: unclosed bracket '['"]
+    );
 }
 
 #[test]
@@ -108,7 +109,10 @@ fn visible_when_outside_the_subset() {
     let (text, _) = one(
         "panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"getvar('x')\"}\n",
     );
-    assert!(text.contains("outside the portable subset"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:39: visible_when \"getvar('x')\" is outside the portable subset: syntax error: unexpected trailing Op(\"(\")"
+    );
     assert!(problems("panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"day >= 3 && !gone\"}\n").is_empty());
 }
 
@@ -122,12 +126,18 @@ fn var_and_leaf_misuse() {
         "ui/panels.yaml:4:39: $leaf only means something inside a repeat's block"
     );
     let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {kind: badge, label: {$leaf: name}}}\n");
-    assert!(text.contains("$leaf must be id, label or value"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:66: $leaf must be id, label or value"
+    );
     let (text, _) =
         one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$var: 3}}\n");
-    assert!(text.contains("$var needs a variable id"), "{text}");
+    assert_eq!(text, "ui/panels.yaml:4:46: $var needs a variable id (text)");
     let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {repeat: {prefix: d., block: {kind: divider}}}}\n");
-    assert!(text.contains("repeat inside a repeat"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:46: a repeat inside a repeat never expands"
+    );
 }
 
 #[test]
@@ -137,7 +147,10 @@ fn missing_and_escaping_files() {
     assert_eq!(text, "ui/panels.yaml:4:28: \"img/gone.png\" does not exist");
     let (text, _) =
         one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: ../secret.png}\n");
-    assert!(text.contains("outside the pack"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:4:28: \"../secret.png\" is outside the pack"
+    );
     let (text, _) = one("panels:\n  - id: a\n    tier: 2\n    entry: p/nope/index.html\n");
     assert_eq!(
         text,
@@ -164,9 +177,10 @@ fn a_link_out_of_the_pack_is_refused() {
     )
     .unwrap();
     let list = load(dir.path()).unwrap_err();
-    assert!(
-        list[0].message.contains("leads outside the pack"),
-        "{list:#?}"
+    let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        text,
+        ["ui/panels.yaml:2:41: \"img/link.png\" leads outside the pack (a link)"]
     );
 }
 
@@ -192,10 +206,10 @@ fn caps() {
     )
     .unwrap();
     let list = load(dir.path()).unwrap_err();
-    assert_eq!(list.len(), 1, "{list:#?}");
-    assert!(
-        list[0].message.starts_with("tier-2 code is 2048 KiB"),
-        "{list:#?}"
+    let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        text,
+        ["ui/panels.yaml:2:3: tier-2 code is 2048 KiB: a pack may ship at most 2048 KiB"]
     );
 }
 
@@ -207,18 +221,30 @@ fn slot_tier_and_audience() {
         "ui/panels.yaml:2:19: slot must be sidebar, tray or modal"
     );
     let (text, _) = one("panels:\n  - {id: a, tier: 3}\n");
-    assert!(text.contains("tier must be 1"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:2:19: tier must be 1 (template blocks) or 2 (a page of its own)"
+    );
     let (text, _) = one("panels:\n  - {id: a, tier: 1, entry: p/page/index.html}\n");
-    assert!(text.contains("tier-1 panel runs no code"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:2:29: a tier-1 panel runs no code: entry is ignored"
+    );
     let (text, _) = one("panels:\n  - {id: a, tier: 2, entry: p/page/index.html, blocks: []}\n");
-    assert!(text.contains("tier-2 panel draws its own page"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:2:56: a tier-2 panel draws its own page: blocks are ignored"
+    );
     let (text, _) = one("panels:\n  - {id: a, audience: gm}\n");
-    assert!(
-        text.contains("audience must be all, keeper or players"),
-        "{text}"
+    assert_eq!(
+        text,
+        "ui/panels.yaml:2:23: audience must be all, keeper or players"
     );
     let (text, _) = one("panels:\n  - {id: a}\n  - {id: a}\n");
-    assert!(text.contains("used twice"), "{text}");
+    assert_eq!(
+        text,
+        "ui/panels.yaml:3:10: panel id \"t/a\" is used twice in the pack"
+    );
 }
 
 #[test]
@@ -245,8 +271,11 @@ fn world_card_variables() {
         "{\"format\": \"loreweaver.card\", \"variables\": [}\n",
     );
     let list = load(dir.path()).unwrap_err();
-    assert_eq!(list[0].file, "cards/w.json");
-    assert!(list[0].line == 1 && list[0].column > 0, "{list:#?}");
+    let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        text,
+        ["cards/w.json:1:45: the card is not valid JSON: expected value at line 1 column 45"]
+    );
 }
 
 #[test]
@@ -257,6 +286,7 @@ fn the_repository_packs_load_clean() {
         "crates/local-table/tests/fixtures/test-pack",
         "tests/fixtures/bench-pack",
         "tests/fixtures/hostile-pack",
+        "tests/fixtures/stall-pack",
     ] {
         if let Err(list) = load(&root.join(dir)) {
             panic!("{dir}: {list:#?}");
@@ -268,9 +298,8 @@ fn the_repository_packs_load_clean() {
 fn an_empty_panels_file_is_refused_not_read_as_no_panels() {
     // What an editor's truncate-then-write leaves for a moment: the last good panels must stay.
     for empty in ["", "\n  \n"] {
-        let (text, p) = one(empty);
-        assert!(text.starts_with("ui/panels.yaml"), "{text}");
-        assert!(p.message.contains("empty"), "{text}");
+        let (text, _) = one(empty);
+        assert_eq!(text, "ui/panels.yaml: the file is empty");
     }
     // No panels is said outright.
     assert!(problems("panels: []\n").is_empty());
