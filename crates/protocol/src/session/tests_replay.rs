@@ -249,12 +249,15 @@ fn another_rooms_welcome_starts_over() {
 /// replays its story lines and dice with fresh ids: nothing is duplicated.
 #[test]
 fn engine_capture_then_a_reconnect() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/engine-session-2.3.jsonl");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        eprintln!("skipped: no capture at {}", path.display());
-        return;
-    };
+    // A missing capture is a failure, never a skip (#24.15).
+    let shared = std::env::var_os("LOREWEAVER_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+        });
+    let path = shared.join("conformance/engine-session-2.3.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("the engine capture {}: {e}", path.display()));
     let mut m = SessionModel::new();
     let mut now = 0.0;
     for record in text
