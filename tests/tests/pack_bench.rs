@@ -92,7 +92,7 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     // A lint the YAML parser cannot see: an unknown block kind, at its line and column.
     std::fs::write(&panels, good.replace("{kind: stat,", "{kind: gauge,")).unwrap();
     wait_for(Duration::from_secs(10), "the unknown kind listed", || {
-        s.find(".bench-problem[data-place='ui/panels.yaml:8:16']")
+        s.find(".bench-problem[data-place='ui/panels.yaml:7:16']")
     });
     let error = s.text(&s.find("#bench-errors").unwrap());
     assert!(

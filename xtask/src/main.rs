@@ -10,6 +10,7 @@ mod bundle;
 mod cmd;
 mod conformance;
 mod dial;
+mod engine;
 mod fresh;
 mod fuzz;
 mod fuzz_seeds;
@@ -22,7 +23,8 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: cargo xtask <command>
 
-  setup                 install system packages, the wasm toolchain, wasm-bindgen-cli and tauri-driver
+  setup                 install system packages, the wasm toolchain, wasm-bindgen-cli, tauri-driver
+                        and the real engine the tests run (from ../shared/engine)
   ui                    build the Leptos UI to wasm into ui/dist
   run [-- --pack DIR]   setup, build the UI and the app, open Studio (--pack: on the pack bench)
   test                  setup, fmt, clippy, unit and integration tests, wasm build, end-to-end suite

@@ -21,6 +21,9 @@ const APT_PACKAGES: &[&str] = &[
     "file",
     "fonts-wqy-microhei",
     "fonts-dejavu-core",
+    // The real engine the tests run (`../shared/engine`): Debian's Python with venv.
+    "python3",
+    "python3-venv",
 ];
 
 /// The runtime libraries the .deb and .rpm depend on, beside the WebKitGTK 4.1 and GTK 3 ones
@@ -50,6 +53,7 @@ pub enum WasmToolchain {
 pub struct Env {
     pub wasm: WasmToolchain,
     pub tools_bin: PathBuf,
+    pub engine: crate::engine::Engine,
 }
 
 impl Env {
@@ -73,9 +77,11 @@ pub fn run() -> Result<Env, String> {
         &wasm_bindgen_version,
     )?;
     install_tool(&tools, "tauri-driver", "tauri-driver", "2")?;
+    let engine = crate::engine::ensure()?;
     Ok(Env {
         wasm,
         tools_bin: tools.join("bin"),
+        engine,
     })
 }
 

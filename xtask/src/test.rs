@@ -63,6 +63,9 @@ pub fn run() -> Result<(), String> {
         .env("TAURI_DRIVER", env.tauri_driver())
         .env("STUDIO_E2E_OUT", &e2e_out)
         .env("STUDIO_NETWORK", "local");
+    for (k, v) in env.engine.env() {
+        test = test.env(k, v);
+    }
     let outcome = run_counting(test.inner());
     drop(display);
     let (passed, failed, ok) = outcome?;

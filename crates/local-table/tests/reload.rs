@@ -91,7 +91,7 @@ fn vars_of(frames: &[serde_json::Value]) -> Vec<(String, serde_json::Value, bool
         .collect()
 }
 
-const CARD: &str = r#"{"format": "loreweaver.card", "name": "World", "variables": [
+const CARD: &str = r#"{"format": "loreweaver.card", "format_version": 1, "name": "World", "variables": [
   {"id": "w.day", "kind": "number", "visibility": "player", "labels": {"en": "Day"}, "default": 1, "minimum": 0, "maximum": 9},
   {"id": "w.killer", "kind": "text", "visibility": "keeper", "labels": {"en": "Killer"}, "default": "the butler"}
 ]}"#;

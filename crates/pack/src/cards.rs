@@ -7,6 +7,8 @@ use crate::problem::{Problem, Problems};
 use crate::yaml::{self, Kind, Node};
 
 pub const CARD_FORMAT: &str = "loreweaver.card";
+/// `CURRENT_FORMAT_VERSION` of the engine's native card.
+pub const CARD_FORMAT_VERSION: i64 = 1;
 pub const VAR_KINDS: &[&str] = &["number", "bool", "text", "enum"];
 
 /// One card file: its pack-relative path and its 拆卡 kind (`character` or `world`).
@@ -70,6 +72,27 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
             }
         },
     };
+    // A native card names its schema version (`core/lorecard.py`: an integer, at most 1).
+    if doc.get("format").and_then(Node::as_str) == Some(CARD_FORMAT) {
+        let v = doc.get("format_version");
+        match v.map(|v| &v.kind) {
+            Some(Kind::Int(n)) if *n <= CARD_FORMAT_VERSION => {}
+            Some(Kind::Int(n)) => problems.at(
+                rel,
+                v.unwrap_or(&doc),
+                format!(
+                    "unsupported format_version {n}; this build reads up to {CARD_FORMAT_VERSION}"
+                ),
+                format!("write \"format_version\": {CARD_FORMAT_VERSION}"),
+            ),
+            _ => problems.at(
+                rel,
+                v.unwrap_or(&doc),
+                "format_version must be an integer",
+                format!("add \"format_version\": {CARD_FORMAT_VERSION} after \"format\""),
+            ),
+        }
+    }
     let declared = doc.get("kind").and_then(Node::as_str);
     let list = doc.get("variables");
     if list.is_some() {

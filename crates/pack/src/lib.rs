@@ -90,13 +90,14 @@ fn read_yaml(dir: &Path, rel: &str, problems: &mut Problems) -> Option<yaml::Nod
             return None;
         }
     };
-    // An empty file is never a pack's intent (no panels is `panels: []`), and it is what an
-    // editor's truncate-then-write leaves for a moment: refuse it, so the last good panels stay.
+    // An empty file is never a pack's intent (a pack without panels lists no panels file), and
+    // it is what an editor's truncate-then-write leaves for a moment: refuse it, so the last
+    // good panels stay.
     if text.trim().is_empty() {
         problems.push(Problem::file(
             rel,
             "the file is empty".to_string(),
-            "write `panels: []` for a pack without panels",
+            "write the file again, or take it out of `contents` in pack.yaml",
         ));
         return None;
     }

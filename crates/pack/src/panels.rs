@@ -1,11 +1,11 @@
-//! `ui/panels.yaml`: each panel's id, title, slot, tier and audience, checked and turned into
-//! its manifest entry (audience kept aside: it never rides the wire).
-
-use std::path::Path;
+//! `ui/panels.yaml`: each panel's id, title, slot and audience, and its blocks (tier 1) or its
+//! page (tier 2: entry, declared assets, fallback), checked by the engine's rules
+//! (`core/panels.py`) and turned into its manifest entry (audience kept aside: it never rides
+//! the wire). The tier follows from `entry`, as in the engine.
 
 use serde_json::{json, Map, Value};
 
-use crate::assets::{files_under, Store};
+use crate::assets::Store;
 use crate::blocks::{self, Ctx};
 use crate::problem::Problems;
 use crate::yaml::Node;
@@ -40,12 +40,28 @@ pub fn panels(
         }
         return;
     };
-    let Some(items) = list.as_seq() else {
+    if let Some(entries) = doc.as_map() {
+        for (k, _) in entries.iter().filter(|(k, _)| k.as_str() != Some("panels")) {
+            problems.at(
+                file,
+                k,
+                format!("unknown keys ['{}']", k.as_str().unwrap_or("?")),
+                "a panels file holds only `panels:`",
+            );
+        }
+    }
+    let Some(items) = list.as_seq().filter(|l| !l.is_empty()) else {
         problems.at(
             file,
             list,
-            format!("panels must be a list, found {}", list.kind_name()),
-            "write one `- id: …` item per panel",
+            match list.as_seq() {
+                Some(_) => "panels: must be a non-empty list".to_string(),
+                None => format!(
+                    "panels: must be a non-empty list, found {}",
+                    list.kind_name()
+                ),
+            },
+            "write one `- id: …` item per panel, or take the file out of `contents.panels`",
         );
         return;
     };
@@ -88,13 +104,23 @@ pub fn panels(
     }
 }
 
+/// The engine's panel id: `^[a-z0-9][a-z0-9-]{0,63}$`.
 fn id_ok(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    let b = id.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
 }
+
+/// The keys a panel may have (`core/panels.py` `_parse_panel`).
+const REQUIRED: &[&str] = &["id", "title", "slot"];
+const OPTIONAL: &[&str] = &["audience", "blocks", "entry", "assets", "fallback"];
+/// `MAX_PANEL_EXTRA_ASSETS`: files a page may ship beside its entry.
+pub const MAX_EXTRA_ASSETS: usize = 8;
+/// `MAX_PANEL_BLOCKS`.
+pub const MAX_BLOCKS: usize = 32;
 
 fn panel(
     pack_id: &str,
@@ -104,14 +130,38 @@ fn panel(
     problems: &mut Problems,
     tier2_bytes: &mut u64,
 ) -> Option<Panel> {
-    if item.as_map().is_none() {
+    let Some(entries) = item.as_map() else {
         problems.at(
             file,
             item,
             format!("a panel must be a mapping, found {}", item.kind_name()),
-            "write `- id: notes` with title, slot, tier and blocks below it",
+            "write `- id: notes` with title, slot and blocks below it",
         );
         return None;
+    };
+    for (k, _) in entries {
+        let name = k.as_str().unwrap_or("?");
+        if !REQUIRED.contains(&name) && !OPTIONAL.contains(&name) {
+            let hint = if name == "tier" {
+                "the tier follows from `entry:` (a page of its own makes it tier 2): delete `tier:`"
+            } else {
+                "a panel has id, title, slot, audience, and blocks (tier 1) or entry, assets and fallback (tier 2)"
+            };
+            problems.at(file, k, format!("unknown keys ['{name}']"), hint);
+        }
+    }
+    let missing: Vec<&str> = REQUIRED
+        .iter()
+        .copied()
+        .filter(|k| *k != "id" && item.get(k).is_none())
+        .collect();
+    if !missing.is_empty() {
+        problems.at(
+            file,
+            item,
+            format!("missing {missing:?}").replace('"', "'"),
+            "every panel names its `title` and its `slot` (sidebar, tray or modal)",
+        );
     }
     let pid = match item.get("id") {
         Some(n) if n.as_str().map(id_ok).unwrap_or(false) => {
@@ -121,7 +171,7 @@ fn panel(
             problems.at(
                 file,
                 n,
-                "a panel id is letters, digits, - and _",
+                "a panel id must be a lowercase slug ([a-z0-9-], max 64)",
                 "write e.g. `id: clue-board`",
             );
             return None;
@@ -131,7 +181,7 @@ fn panel(
                 file,
                 item,
                 "panel without id",
-                "add `id:` (letters, digits, - and _)",
+                "add `id:` (a lowercase slug: a-z, 0-9 and -)",
             );
             return None;
         }
@@ -142,7 +192,7 @@ fn panel(
     let title = match item.get("title") {
         None => json!({"en": pid}),
         Some(t) => match t.to_json() {
-            Value::String(s) => json!({"en": s}),
+            Value::String(s) if !s.trim().is_empty() => json!({"en": s}),
             Value::Object(m) if m.values().all(Value::is_string) && !m.is_empty() => {
                 Value::Object(m)
             }
@@ -174,32 +224,23 @@ fn panel(
         },
     };
     wire.insert("slot".into(), json!(slot));
-    let tier = match item.get("tier") {
-        None => 1,
-        Some(t) => match t.to_json().as_i64() {
-            Some(n @ (1 | 2)) => n,
-            _ => {
-                problems.at(
-                    file,
-                    t,
-                    "tier must be 1 (template blocks) or 2 (a page of its own)",
-                    "write `tier: 1` or `tier: 2`",
-                );
-                1
-            }
-        },
-    };
+    // The engine derives the tier: a panel with an entry page is tier 2.
+    let tier = if item.get("entry").is_some() { 2 } else { 1 };
     wire.insert("tier".into(), json!(tier));
     let audience = match item.get("audience").map(|a| (a, a.as_str())) {
         None | Some((_, Some("all"))) => Audience::All,
         Some((_, Some("keeper"))) => Audience::Keeper,
-        Some((_, Some("player" | "players"))) => Audience::Players,
-        Some((a, _)) => {
+        Some((_, Some("player"))) => Audience::Players,
+        Some((a, v)) => {
             problems.at(
                 file,
                 a,
-                "audience must be all, keeper or players",
-                "write `audience: keeper` to hide the panel from players",
+                "audience must be one of ['all', 'player', 'keeper']",
+                if v == Some("players") {
+                    "write `audience: player` (the engine's word)"
+                } else {
+                    "write `audience: keeper` to hide the panel from players"
+                },
             );
             Audience::All
         }
@@ -210,64 +251,29 @@ fn panel(
         problems,
     };
     if tier == 2 {
-        if let Some(b) = item.get("blocks") {
-            ctx.problems.at(
-                file,
-                b,
-                "a tier-2 panel draws its own page: blocks are ignored",
-                "move these blocks to `fallback:` (shown where pages cannot run) or set `tier: 1`",
-            );
-        }
-        let entry = item.get("entry");
-        let Some(rel) = entry.and_then(Node::as_str) else {
-            ctx.problems.at(
-                file,
-                entry.unwrap_or(item),
-                "a tier-2 panel needs `entry:` (its HTML page)",
-                "add `entry: panels/<id>/index.html`",
-            );
-            return None;
-        };
-        let (hash, asset) = match ctx.store.add(rel) {
-            Ok(v) => v,
-            Err(e) => {
+        tier2(&mut ctx, item, &mut wire, tier2_bytes)?;
+    } else {
+        for key in ["assets", "fallback"] {
+            if let Some(n) = item.get(key) {
                 ctx.problems.at(
                     file,
-                    entry.unwrap_or(item),
-                    format!("entry {e}"),
-                    "point entry at the panel's HTML file inside the pack",
+                    n,
+                    format!("{key}: only a tier-2 panel (with entry) declares this"),
+                    "give the panel an `entry:` page, or remove this",
                 );
-                return None;
             }
-        };
-        wire.insert("entry".into(), json!({"hash": hash, "size": asset.size}));
-        wire.insert(
-            "assets".into(),
-            Value::Array(page_assets(
-                &mut ctx,
-                entry.unwrap_or(item),
-                rel,
-                tier2_bytes,
-            )),
-        );
-        let fallback = match item.get("fallback") {
-            None => Value::Null,
-            Some(b) if b.is_null() => Value::Null,
-            Some(b) => blocks::blocks(&mut ctx, b),
-        };
-        wire.insert("fallback".into(), fallback);
-    } else {
-        if let Some(e) = item.get("entry") {
-            ctx.problems.at(
-                file,
-                e,
-                "a tier-1 panel runs no code: entry is ignored",
-                "set `tier: 2` for a page, or remove `entry:`",
-            );
         }
         let b = match item.get("blocks") {
-            Some(b) => blocks::blocks(&mut ctx, b),
-            None => json!([]),
+            Some(b) => blocks_checked(&mut ctx, b),
+            None => {
+                ctx.problems.at(
+                    file,
+                    item,
+                    "a tier-1 panel needs blocks (or declare a tier-2 entry)",
+                    "add `blocks:` with one block per line",
+                );
+                json!([])
+            }
         };
         wire.insert("blocks".into(), b);
     }
@@ -278,31 +284,188 @@ fn panel(
     })
 }
 
-/// Every file beside the entry, addressed relative to the entry's directory (each page is a
-/// self-contained static root).
-fn page_assets(ctx: &mut Ctx, at: &Node, entry: &str, tier2_bytes: &mut u64) -> Vec<Value> {
-    let entry_dir = Path::new(entry)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let root = ctx.store.root.clone();
-    let mut files = Vec::new();
-    files_under(&root.join(&entry_dir), &mut files);
+/// `blocks` / `fallback`: a non-empty list of at most [`MAX_BLOCKS`].
+fn blocks_checked(ctx: &mut Ctx, node: &Node) -> Value {
+    match node.as_seq() {
+        Some([]) => ctx.problems.at(
+            ctx.file,
+            node,
+            "must be a non-empty list of blocks",
+            "add a block, e.g. `- {kind: text, text: \"…\"}`",
+        ),
+        Some(items) if items.len() > MAX_BLOCKS => ctx.problems.at(
+            ctx.file,
+            &items[MAX_BLOCKS],
+            format!("at most {MAX_BLOCKS} blocks"),
+            "split the panel in two",
+        ),
+        _ => {}
+    }
+    blocks::blocks(ctx, node)
+}
+
+/// A page of its own: its entry, the files it declares (entry included, all in the entry's
+/// folder) and its fallback blocks, as the engine's build requires them.
+fn tier2(
+    ctx: &mut Ctx,
+    item: &Node,
+    wire: &mut Map<String, Value>,
+    tier2_bytes: &mut u64,
+) -> Option<()> {
+    let file = ctx.file;
+    if let Some(b) = item.get("blocks") {
+        ctx.problems.at(
+            file,
+            b,
+            "a tier-2 panel declares fallback blocks, not blocks",
+            "move these blocks under `fallback:` (shown where pages cannot run)",
+        );
+    }
+    let entry = item.get("entry").unwrap_or(item);
+    let Some(rel) = entry.as_str().filter(|r| safe_path(r)) else {
+        ctx.problems.at(
+            file,
+            entry,
+            "entry: must be a plain relative path (no .. segments)",
+            "write `entry: panels/<id>/index.html`",
+        );
+        return None;
+    };
+    let lower = rel.to_ascii_lowercase();
+    if !(lower.ends_with(".html") || lower.ends_with(".htm")) {
+        ctx.problems.at(
+            file,
+            entry,
+            "entry: must be an .html document",
+            "point entry at the page's HTML file",
+        );
+    }
+    let (hash, asset) = match ctx.store.add(rel) {
+        Ok(v) => v,
+        Err(e) => {
+            ctx.problems.at(
+                file,
+                entry,
+                format!("entry {e}"),
+                "point entry at the panel's HTML file inside the pack",
+            );
+            return None;
+        }
+    };
+    *tier2_bytes += asset.size;
+    wire.insert("entry".into(), json!({"hash": hash, "size": asset.size}));
+    wire.insert(
+        "assets".into(),
+        Value::Array(page_assets(ctx, item, rel, tier2_bytes)),
+    );
+    let fallback = match item.get("fallback") {
+        None => {
+            ctx.problems.at(
+                file,
+                item,
+                "fallback: required for a tier-2 panel (write `fallback: null` to opt out)",
+                "add `fallback:` with the blocks shown where the page cannot run, or `fallback: null`",
+            );
+            Value::Null
+        }
+        Some(b) if b.is_null() => Value::Null,
+        Some(b) => blocks_checked(ctx, b),
+    };
+    wire.insert("fallback".into(), fallback);
+    Some(())
+}
+
+fn safe_path(p: &str) -> bool {
+    let p = p.trim();
+    !p.is_empty()
+        && !p.starts_with('/')
+        && p.split('/')
+            .all(|s| !s.trim().is_empty() && s != "." && s != "..")
+}
+
+/// The files `assets:` declares, addressed relative to the entry's folder (each page is a
+/// self-contained static root). The entry rides as `entry`, not among them, as the engine
+/// sends it.
+fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -> Vec<Value> {
+    let file = ctx.file;
+    let entry_dir = entry.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    let Some(list) = item
+        .get("assets")
+        .and_then(Node::as_seq)
+        .filter(|l| !l.is_empty())
+    else {
+        let at = item.get("assets").unwrap_or(item);
+        ctx.problems.at(
+            file,
+            at,
+            "assets: a tier-2 panel must list every file it ships (entry included)",
+            format!(
+                "write `assets: [{entry}]` and add each script, style and picture the page loads"
+            ),
+        );
+        return vec![];
+    };
+    if !list
+        .iter()
+        .any(|n| n.as_str().map(str::trim) == Some(entry))
+    {
+        ctx.problems.at(
+            file,
+            item.get("assets").unwrap_or(item),
+            "assets: must include the entry document itself",
+            format!("add `{entry}` to the list"),
+        );
+    }
+    if list.len() > MAX_EXTRA_ASSETS + 1 {
+        ctx.problems.at(
+            file,
+            &list[MAX_EXTRA_ASSETS + 1],
+            format!("assets: at most {MAX_EXTRA_ASSETS} assets beyond the entry"),
+            "bundle the page's scripts and styles into fewer files",
+        );
+    }
+    let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for f in files {
-        let Ok(rel_to_pack) = f.strip_prefix(&root) else {
+    for node in list {
+        let Some(rel) = node.as_str().map(str::trim).filter(|r| safe_path(r)) else {
+            ctx.problems.at(
+                file,
+                node,
+                "assets: must be a plain relative path (no .. segments)",
+                "write the file's path inside the pack",
+            );
             continue;
         };
-        let rel = rel_to_pack.to_string_lossy().replace('\\', "/");
-        match ctx.store.add(&rel) {
+        if !seen.insert(rel) {
+            ctx.problems.at(
+                file,
+                node,
+                "assets: lists a duplicate path",
+                "list each file once",
+            );
+            continue;
+        }
+        if !entry_dir.is_empty() && !rel.starts_with(&format!("{entry_dir}/")) {
+            ctx.problems.at(
+                file,
+                node,
+                format!("assets: '{rel}' is outside the entry's directory '{entry_dir}'"),
+                "keep every file of the page in the folder of its entry",
+            );
+            continue;
+        }
+        if rel == entry {
+            continue;
+        }
+        match ctx.store.add(rel) {
             Ok((hash, asset)) => {
                 *tier2_bytes += asset.size;
-                let wire_path = f.strip_prefix(root.join(&entry_dir)).unwrap_or(&f);
-                out.push(json!({"path": wire_path.to_string_lossy().replace('\\', "/"), "hash": hash, "size": asset.size, "mime": asset.mime}));
+                let wire_path = rel.strip_prefix(&format!("{entry_dir}/")).unwrap_or(rel);
+                out.push(json!({"path": wire_path, "hash": hash, "size": asset.size, "mime": asset.mime}));
             }
             Err(e) => ctx.problems.at(
-                ctx.file,
-                at,
+                file,
+                node,
                 format!("page file {e}"),
                 "keep every file of the page inside the pack folder",
             ),

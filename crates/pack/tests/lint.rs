@@ -40,7 +40,7 @@ fn a_good_pack_loads_with_wire_entries() {
     write(
         dir.path(),
         "ui/panels.yaml",
-        "panels:\n  - id: a\n    title: {en: A, zh: 甲}\n    blocks:\n      - {kind: image, src: img/map.png, visible_when: \"day >= 3\"}\n      - repeat: {prefix: clue., block: {kind: badge, label: {$leaf: label}}}\n  - id: b\n    tier: 2\n    slot: modal\n    audience: keeper\n    entry: p/page/index.html\n",
+        "panels:\n  - id: a\n    title: {en: A, zh: 甲}\n    slot: sidebar\n    blocks:\n      - {kind: image, src: img/map.png, visible_when: \"day >= 3\"}\n      - repeat: {prefix: clue., block: {kind: badge, label: {$leaf: label}}}\n  - id: b\n    title: B\n    slot: modal\n    audience: keeper\n    entry: p/page/index.html\n    assets: [p/page/index.html, p/page/app.js]\n    fallback: null\n",
     );
     write(dir.path(), "img/map.png", "png");
     write(dir.path(), "p/page/index.html", "<p>hi</p>");
@@ -48,7 +48,7 @@ fn a_good_pack_loads_with_wire_entries() {
     write(
         dir.path(),
         "cards/world.lorecard.json",
-        r#"{"format": "loreweaver.card", "name": "W", "variables": [
+        r#"{"format": "loreweaver.card", "format_version": 1, "name": "W", "variables": [
   {"id": "day", "kind": "number", "visibility": "player", "labels": {"en": "Day", "zh": "天"}, "default": 1, "minimum": 0, "maximum": 9},
   {"id": "killer", "kind": "text", "visibility": "keeper", "labels": {"en": "Killer"}, "default": "the butler"}
 ]}"#,
@@ -61,7 +61,9 @@ fn a_good_pack_loads_with_wire_entries() {
     assert_eq!(image["size"], 3);
     assert!(image.get("src").is_none());
     assert_eq!(pack.panels[1].audience, pack::Audience::Keeper);
-    assert_eq!(pack.panels[1].wire["assets"].as_array().unwrap().len(), 2);
+    // The entry rides as `entry`; `assets` holds the other declared files, as the engine sends.
+    assert_eq!(pack.panels[1].wire["assets"].as_array().unwrap().len(), 1);
+    assert_eq!(pack.panels[1].wire["assets"][0]["path"], "app.js");
     assert_eq!(pack.cards[0].kind, "world");
     assert_eq!(pack.variables.len(), 2);
     assert!(pack.variables[1].keeper_only);
@@ -84,7 +86,7 @@ fn yaml_syntax_error_has_position() {
 
 #[test]
 fn unknown_block_kind() {
-    let (text, p) = one("panels:\n  - id: a\n    blocks:\n      - {kind: gauge, label: X}\n");
+    let (text, p) = one("panels:\n  - id: a\n    blocks:\n      - {kind: gauge, label: X}\n    title: A\n    slot: sidebar\n");
     assert_eq!(text, "ui/panels.yaml:4:16: unknown block kind \"gauge\"");
     assert!(p.hint.contains("meter"));
 }
@@ -92,14 +94,14 @@ fn unknown_block_kind() {
 #[test]
 fn missing_required_field() {
     let (text, _) = one(
-        "panels:\n  - id: a\n    blocks:\n      - {kind: meter, label: HP, value: 3, min: 0}\n",
+        "panels:\n  - id: a\n    blocks:\n      - {kind: meter, label: HP, value: 3, min: 0}\n    title: A\n    slot: sidebar\n",
     );
     assert_eq!(text, "ui/panels.yaml:4:16: a meter block needs `max`");
 }
 
 #[test]
 fn visible_when_outside_the_subset() {
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - kind: divider\n        visible_when: \"day + 1 > 3\"\n");
+    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - kind: divider\n        visible_when: \"day + 1 > 3\"\n    title: A\n    slot: sidebar\n");
     assert!(
         text.starts_with(
             "ui/panels.yaml:5:23: visible_when \"day + 1 > 3\" is outside the portable subset"
@@ -107,33 +109,33 @@ fn visible_when_outside_the_subset() {
         "{text}"
     );
     let (text, _) = one(
-        "panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"getvar('x')\"}\n",
+        "panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"getvar('x')\"}\n    title: A\n    slot: sidebar\n",
     );
     assert_eq!(
         text,
         "ui/panels.yaml:4:39: visible_when \"getvar('x')\" is outside the portable subset: syntax error: unexpected trailing Op(\"(\")"
     );
-    assert!(problems("panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"day >= 3 && !gone\"}\n").is_empty());
+    assert!(problems("panels:\n  - id: a\n    blocks:\n      - {kind: divider, visible_when: \"day >= 3 && !gone\"}\n    title: A\n    slot: sidebar\n").is_empty());
 }
 
 #[test]
 fn var_and_leaf_misuse() {
     let (text, _) = one(
-        "panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$leaf: value}}\n",
+        "panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$leaf: value}}\n    title: A\n    slot: sidebar\n",
     );
     assert_eq!(
         text,
         "ui/panels.yaml:4:39: $leaf only means something inside a repeat's block"
     );
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {kind: badge, label: {$leaf: name}}}\n");
+    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {kind: badge, label: {$leaf: name}}}\n    title: A\n    slot: sidebar\n");
     assert_eq!(
         text,
         "ui/panels.yaml:4:66: $leaf must be id, label or value"
     );
     let (text, _) =
-        one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$var: 3}}\n");
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: stat, label: X, value: {$var: 3}}\n    title: A\n    slot: sidebar\n");
     assert_eq!(text, "ui/panels.yaml:4:46: $var needs a variable id (text)");
-    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {repeat: {prefix: d., block: {kind: divider}}}}\n");
+    let (text, _) = one("panels:\n  - id: a\n    blocks:\n      - repeat: {prefix: c., block: {repeat: {prefix: d., block: {kind: divider}}}}\n    title: A\n    slot: sidebar\n");
     assert_eq!(
         text,
         "ui/panels.yaml:4:46: a repeat inside a repeat never expands"
@@ -143,18 +145,18 @@ fn var_and_leaf_misuse() {
 #[test]
 fn missing_and_escaping_files() {
     let (text, _) =
-        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: img/gone.png}\n");
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: img/gone.png}\n    title: A\n    slot: sidebar\n");
     assert_eq!(text, "ui/panels.yaml:4:28: \"img/gone.png\" does not exist");
     let (text, _) =
-        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: ../secret.png}\n");
+        one("panels:\n  - id: a\n    blocks:\n      - {kind: image, src: ../secret.png}\n    title: A\n    slot: sidebar\n");
     assert_eq!(
         text,
         "ui/panels.yaml:4:28: \"../secret.png\" is outside the pack"
     );
-    let (text, _) = one("panels:\n  - id: a\n    tier: 2\n    entry: p/nope/index.html\n");
+    let (text, _) = one("panels:\n  - id: a\n    entry: p/nope/index.html\n    assets: [p/nope/index.html]\n    fallback: null\n    title: A\n    slot: sidebar\n");
     assert_eq!(
         text,
-        "ui/panels.yaml:4:12: entry \"p/nope/index.html\" does not exist"
+        "ui/panels.yaml:3:12: entry \"p/nope/index.html\" does not exist"
     );
 }
 
@@ -168,7 +170,7 @@ fn a_link_out_of_the_pack_is_refused() {
     write(
         dir.path(),
         "ui/panels.yaml",
-        "panels:\n  - {id: a, blocks: [{kind: image, src: img/link.png}]}\n",
+        "panels:\n  - {id: a, blocks: [{kind: image, src: img/link.png}], title: A, slot: sidebar}\n",
     );
     std::fs::create_dir_all(dir.path().join("img")).unwrap();
     std::os::unix::fs::symlink(
@@ -186,7 +188,11 @@ fn a_link_out_of_the_pack_is_refused() {
 
 #[test]
 fn caps() {
-    let many: String = (0..17).map(|i| format!("  - {{id: p{i}}}\n")).collect();
+    let many: String = (0..17)
+        .map(|i| {
+            format!("  - {{id: p{i}, title: P, slot: sidebar, blocks: [{{kind: divider}}]}}\n")
+        })
+        .collect();
     let (text, _) = one(&format!("panels:\n{many}"));
     assert_eq!(
         text,
@@ -197,7 +203,7 @@ fn caps() {
     write(
         dir.path(),
         "ui/panels.yaml",
-        "panels:\n  - {id: big, tier: 2, entry: p/big/index.html}\n",
+        "panels:\n  - {id: big, entry: p/big/index.html, assets: [p/big/index.html, p/big/blob.js], fallback: null, title: B, slot: sidebar}\n",
     );
     write(dir.path(), "p/big/index.html", "x");
     std::fs::write(
@@ -215,32 +221,33 @@ fn caps() {
 
 #[test]
 fn slot_tier_and_audience() {
-    let (text, _) = one("panels:\n  - {id: a, slot: footer}\n");
+    let (text, _) =
+        one("panels:\n  - {id: a, slot: footer, title: A, blocks: [{kind: divider}]}\n");
     assert_eq!(
         text,
         "ui/panels.yaml:2:19: slot must be sidebar, tray or modal"
     );
-    let (text, _) = one("panels:\n  - {id: a, tier: 3}\n");
+    let (text, _) =
+        one("panels:\n  - {id: a, tier: 1, title: A, slot: sidebar, blocks: [{kind: divider}]}\n");
+    assert_eq!(text, "ui/panels.yaml:2:13: unknown keys ['tier']");
+    let (text, _) = one("panels:\n  - {id: a, fallback: null, title: A, slot: sidebar, blocks: [{kind: divider}]}\n");
     assert_eq!(
         text,
-        "ui/panels.yaml:2:19: tier must be 1 (template blocks) or 2 (a page of its own)"
+        "ui/panels.yaml:2:23: fallback: only a tier-2 panel (with entry) declares this"
     );
-    let (text, _) = one("panels:\n  - {id: a, tier: 1, entry: p/page/index.html}\n");
+    let (text, _) = one("panels:\n  - {id: a, entry: p/page/index.html, assets: [p/page/index.html], fallback: null, blocks: [{kind: divider}], title: A, slot: sidebar}\n");
     assert_eq!(
         text,
-        "ui/panels.yaml:2:29: a tier-1 panel runs no code: entry is ignored"
+        "ui/panels.yaml:2:92: a tier-2 panel declares fallback blocks, not blocks"
     );
-    let (text, _) = one("panels:\n  - {id: a, tier: 2, entry: p/page/index.html, blocks: []}\n");
+    let (text, _) = one(
+        "panels:\n  - {id: a, audience: gm, title: A, slot: sidebar, blocks: [{kind: divider}]}\n",
+    );
     assert_eq!(
         text,
-        "ui/panels.yaml:2:56: a tier-2 panel draws its own page: blocks are ignored"
+        "ui/panels.yaml:2:23: audience must be one of ['all', 'player', 'keeper']"
     );
-    let (text, _) = one("panels:\n  - {id: a, audience: gm}\n");
-    assert_eq!(
-        text,
-        "ui/panels.yaml:2:23: audience must be all, keeper or players"
-    );
-    let (text, _) = one("panels:\n  - {id: a}\n  - {id: a}\n");
+    let (text, _) = one("panels:\n  - {id: a, title: A, slot: sidebar, blocks: [{kind: divider}]}\n  - {id: a, title: A, slot: sidebar, blocks: [{kind: divider}]}\n");
     assert_eq!(
         text,
         "ui/panels.yaml:3:10: panel id \"t/a\" is used twice in the pack"
@@ -255,7 +262,7 @@ fn world_card_variables() {
         "pack.yaml",
         "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  cards: [cards/w.json]\n",
     );
-    write(dir.path(), "cards/w.json", "{\"format\": \"loreweaver.card\",\n \"variables\": [\n  {\"id\": \"day\", \"kind\": \"integer\"},\n  {\"id\": \"n\", \"kind\": \"bool\", \"default\": 3}\n]}\n");
+    write(dir.path(), "cards/w.json", "{\"format\": \"loreweaver.card\", \"format_version\": 1,\n \"variables\": [\n  {\"id\": \"day\", \"kind\": \"integer\"},\n  {\"id\": \"n\", \"kind\": \"bool\", \"default\": 3}\n]}\n");
     let list = load(dir.path()).unwrap_err();
     let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
     assert_eq!(
@@ -301,16 +308,25 @@ fn an_empty_panels_file_is_refused_not_read_as_no_panels() {
         let (text, _) = one(empty);
         assert_eq!(text, "ui/panels.yaml: the file is empty");
     }
-    // No panels is said outright.
-    assert!(problems("panels: []\n").is_empty());
+    // The engine refuses an empty list too: a pack without panels lists no panels file.
+    let (text, _) = one("panels: []\n");
+    assert_eq!(text, "ui/panels.yaml:1:9: panels: must be a non-empty list");
 }
 
 /// `pack.yaml` problems, as `file:line:col: message`.
 fn manifest_problems(pack_yaml: &str) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "pack.yaml", pack_yaml);
-    write(dir.path(), "ui/panels.yaml", "panels:\n  - {id: a, title: A, slot: sidebar, tier: 1, blocks: [{kind: text, text: hi}]}\n");
-    write(dir.path(), "ui/more.yaml", "panels:\n  - {id: b, title: B, slot: sidebar, tier: 1, blocks: [{kind: text, text: hi}]}\n");
+    write(
+        dir.path(),
+        "ui/panels.yaml",
+        "panels:\n  - {id: a, title: A, slot: sidebar, blocks: [{kind: text, text: hi}]}\n",
+    );
+    write(
+        dir.path(),
+        "ui/more.yaml",
+        "panels:\n  - {id: b, title: B, slot: sidebar, blocks: [{kind: text, text: hi}]}\n",
+    );
     match load(dir.path()) {
         Ok(_) => vec![],
         Err(list) => list.iter().map(|p| p.to_string()).collect(),
@@ -334,7 +350,7 @@ fn several_panels_files_are_read_in_order_and_ids_are_unique_across_them() {
         "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  panels:\n    - ui/panels.yaml\n    - ui/more.yaml\n",
     );
     let panel = |id: &str| {
-        format!("panels:\n  - {{id: {id}, title: A, slot: sidebar, tier: 1, blocks: [{{kind: text, text: hi}}]}}\n")
+        format!("panels:\n  - {{id: {id}, title: A, slot: sidebar, blocks: [{{kind: text, text: hi}}]}}\n")
     };
     write(dir.path(), "ui/panels.yaml", &panel("a"));
     write(dir.path(), "ui/more.yaml", &panel("b"));
@@ -384,5 +400,71 @@ fn a_panels_file_the_manifest_does_not_list_is_named_with_why() {
     assert_eq!(
         text,
         ["pack.yaml: ui/panels.yaml is not listed under contents.panels: the engine would ship the pack without it"]
+    );
+}
+
+#[test]
+fn a_page_declares_its_files_and_its_fallback_as_the_engine_requires() {
+    let text =
+        |yaml: &str| -> Vec<String> { problems(yaml).iter().map(|p| p.to_string()).collect() };
+    assert_eq!(
+        text("panels:\n  - {id: a, title: A, slot: sidebar, entry: p/page/index.html}\n"),
+        [
+            "ui/panels.yaml:2:5: assets: a tier-2 panel must list every file it ships (entry included)",
+            "ui/panels.yaml:2:5: fallback: required for a tier-2 panel (write `fallback: null` to opt out)",
+        ]
+    );
+    assert_eq!(
+        text("panels:\n  - {id: a, title: A, slot: sidebar, entry: p/page/index.html, assets: [img/map.png], fallback: null}\n"),
+        [
+            "ui/panels.yaml:2:72: assets: must include the entry document itself",
+            "ui/panels.yaml:2:73: assets: 'img/map.png' is outside the entry's directory 'p/page'",
+        ]
+    );
+    assert_eq!(
+        text("panels:\n  - {id: Notes_1, title: A, slot: sidebar, blocks: [{kind: divider}]}\n  - {id: b, audience: players, blocks: [{kind: divider}]}\n"),
+        [
+            "ui/panels.yaml:2:10: a panel id must be a lowercase slug ([a-z0-9-], max 64)",
+            "ui/panels.yaml:3:5: missing ['title', 'slot']",
+            "ui/panels.yaml:3:23: audience must be one of ['all', 'player', 'keeper']",
+        ]
+    );
+}
+
+#[test]
+fn a_native_card_names_its_format_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pack.yaml",
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\ncontents:\n  cards: [cards/w.json]\n",
+    );
+    write(
+        dir.path(),
+        "cards/w.json",
+        "{\"format\": \"loreweaver.card\", \"name\": \"W\"}\n",
+    );
+    let text: Vec<String> = load(dir.path())
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        text,
+        ["cards/w.json:1:1: format_version must be an integer"]
+    );
+    write(
+        dir.path(),
+        "cards/w.json",
+        "{\"format\": \"loreweaver.card\", \"format_version\": 2, \"name\": \"W\"}\n",
+    );
+    let text: Vec<String> = load(dir.path())
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        text,
+        ["cards/w.json:1:49: unsupported format_version 2; this build reads up to 1"]
     );
 }

@@ -1,0 +1,211 @@
+//! The real engine's packer (`app.py --pack <src> --out <file> --json`, from `../shared/engine`,
+//! installed by `cargo xtask setup`) agrees with this crate: every pack in the repository builds
+//! there and loads here, and what the engine refuses this crate refuses in the same words.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The engine setup installed. Missing is a failure, never a skip.
+fn engine() -> (PathBuf, PathBuf) {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
+        });
+    let found = |var: &str| std::env::var_os(var).map(PathBuf::from);
+    let (dir, python) = match (
+        found("LOREWEAVER_ENGINE_DIR"),
+        found("LOREWEAVER_ENGINE_PYTHON"),
+    ) {
+        (Some(d), Some(p)) => (d, p),
+        _ => {
+            // Outside `cargo xtask test`: the newest install under setup's cache dir.
+            let root = std::env::var_os("LOREWEAVER_STUDIO_CACHE")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| cache.join("loreweaver-studio"))
+                .join("engine");
+            let home = std::fs::read_dir(&root)
+                .ok()
+                .and_then(|d| d.flatten().map(|e| e.path()).max())
+                .unwrap_or_else(|| {
+                    panic!(
+                        "no engine under {}: run `cargo xtask setup`",
+                        root.display()
+                    )
+                });
+            (home.join("loreweaver"), home.join("venv/bin/python"))
+        }
+    };
+    assert!(
+        dir.join("app.py").exists(),
+        "no app.py in {}: run `cargo xtask setup`",
+        dir.display()
+    );
+    (dir, python)
+}
+
+/// The packer's one JSON line, `{"ok": …}`; a run without one (a traceback) fails the test.
+fn build(pack: &Path) -> Value {
+    let (dir, python) = engine();
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new(&python)
+        .arg("app.py")
+        .arg("--pack")
+        .arg(pack)
+        .arg("--out")
+        .arg(out.path().join("pack.zip"))
+        .arg("--json")
+        .current_dir(&dir)
+        .env("TRPG_DATA_DIR", out.path().join("data"))
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.trim_start().starts_with('{'));
+    line.and_then(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "the packer gave no JSON for {} ({}):\n{stdout}\n{}",
+                pack.display(),
+                run.status,
+                String::from_utf8_lossy(&run.stderr)
+            )
+        })
+}
+
+/// Every folder in the repository with a `pack.yaml` (not under target/ or .git).
+fn repository_packs() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name();
+            if name == "target" || name == ".git" || name == "node_modules" {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, out);
+            } else if name == "pack.yaml" {
+                out.push(dir.to_path_buf());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&repo(), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn every_pack_in_the_repository_builds_on_the_engine_and_loads_here() {
+    let packs = repository_packs();
+    assert!(packs.len() >= 5, "found only {packs:?}");
+    for pack in packs {
+        let verdict = build(&pack);
+        assert_eq!(
+            verdict["ok"],
+            true,
+            "the engine refused {}: {verdict}",
+            pack.display()
+        );
+        let here = pack::load(&pack).unwrap_or_else(|p| panic!("{}: {p:#?}", pack.display()));
+        assert_eq!(
+            verdict["trust"]["panels"].as_u64(),
+            Some(here.panels.len() as u64),
+            "{}: the engine counts other panels than the bench",
+            pack.display()
+        );
+        assert_eq!(Some(here.id.as_str()), verdict["id"].as_str());
+    }
+}
+
+/// What the engine refuses, this crate refuses, with the engine's own sentence.
+#[test]
+fn what_the_engine_refuses_is_refused_here_in_its_words() {
+    let cases = [
+        (
+            "  panels: [ui/panels.yaml]",
+            "  panels: ui/panels.yaml",
+            "contents.panels must be a list",
+        ),
+        (
+            "license: MIT",
+            "license: \"\"",
+            "manifest license is required (an SPDX id or short name)",
+        ),
+        (
+            "id: test-pack",
+            "id: Test_Pack",
+            "manifest id must be a lowercase slug ([a-z0-9-], max 64)",
+        ),
+    ];
+    for (good, bad, sentence) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        copy_dir(
+            &repo().join("crates/local-table/tests/fixtures/test-pack"),
+            dir.path(),
+        );
+        let manifest = dir.path().join("pack.yaml");
+        let text = std::fs::read_to_string(&manifest).unwrap();
+        assert!(text.contains(good), "{good:?} not in the fixture");
+        std::fs::write(&manifest, text.replace(good, bad)).unwrap();
+        let verdict = build(dir.path());
+        assert_eq!(verdict["ok"], false, "{bad:?}: {verdict}");
+        assert!(
+            verdict["error"]
+                .as_str()
+                .is_some_and(|e| e.contains(sentence)),
+            "{bad:?}: the engine said {verdict}"
+        );
+        let here = pack::load(dir.path()).expect_err(bad);
+        assert!(
+            here.iter()
+                .any(|p| p.message == sentence && p.file == "pack.yaml" && p.line > 0),
+            "{bad:?}: here {here:#?}"
+        );
+    }
+    // A panel that names its tier: the engine refuses the key, and so does the bench.
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("tests/fixtures/bench-pack"), dir.path());
+    let panels = dir.path().join("ui/panels.yaml");
+    let text = std::fs::read_to_string(&panels).unwrap();
+    std::fs::write(
+        &panels,
+        text.replacen("    slot: sidebar\n", "    slot: sidebar\n    tier: 1\n", 1),
+    )
+    .unwrap();
+    let verdict = build(dir.path());
+    assert!(
+        verdict["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("unknown keys ['tier']")),
+        "{verdict}"
+    );
+    let here = pack::load(dir.path()).expect_err("tier");
+    assert!(
+        here.iter().any(|p| p.message == "unknown keys ['tier']"),
+        "{here:#?}"
+    );
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
