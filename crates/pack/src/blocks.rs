@@ -23,6 +23,19 @@ pub const KINDS: &[(&str, &[&str])] = &[
     ("title_card", &["title"]),
 ];
 
+/// The fields each kind may carry beyond its required ones (`core/panels.py`
+/// `_validate_block`); `visible_when` goes on any block. Anything else the engine refuses.
+const OPTIONAL: &[(&str, &[&str])] = &[
+    ("badge", &["tone"]),
+    ("text", &["style"]),
+    ("choices", &["prompt"]),
+    ("image", &["caption", "alt"]),
+    ("letter", &["from", "to", "date"]),
+    ("clipping", &["source", "date"]),
+    ("map_pin", &["note"]),
+    ("title_card", &["subtitle", "act"]),
+];
+
 const LEAVES: &[&str] = &["id", "label", "value"];
 
 /// Where a block is being read.
@@ -108,6 +121,44 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
             );
         }
     }
+    let optional = OPTIONAL
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, o)| *o)
+        .unwrap_or(&[]);
+    for (k, _) in entries {
+        let key = k.as_str().unwrap_or("?");
+        if key != "kind"
+            && key != "visible_when"
+            && !required.contains(&key)
+            && !optional.contains(&key)
+        {
+            let fields: Vec<&str> = required.iter().chain(optional).copied().collect();
+            ctx.problems.at(
+                ctx.file,
+                k,
+                format!("unknown keys ['{key}']"),
+                if fields.is_empty() {
+                    format!("a {kind} block has no fields besides `kind` (and `visible_when`)")
+                } else {
+                    format!("a {kind} block has {}", fields.join(", "))
+                },
+            );
+        }
+    }
+    if kind == "meter" {
+        let num = |f: &str| node.get(f).and_then(|n| n.to_json().as_f64());
+        if let (Some(min), Some(max)) = (num("min"), num("max")) {
+            if max <= min {
+                ctx.problems.at(
+                    ctx.file,
+                    node.get("max").unwrap_or(node),
+                    "max must be greater than min",
+                    "swap them, or widen the range",
+                );
+            }
+        }
+    }
     enum_field(ctx, node, "tone", &["info", "warn", "danger"]);
     enum_field(ctx, node, "style", &["quote", "warning"]);
     if kind == "choices" {
@@ -138,6 +189,27 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
 
 fn repeat(ctx: &mut Ctx, node: &Node, spec: &Node) -> Value {
     let mut out = node.to_json();
+    let stray = |n: &Node, allowed: &[&str]| -> Vec<Node> {
+        n.as_map()
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| !k.as_str().is_some_and(|k| allowed.contains(&k)))
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for k in stray(node, &["repeat", "visible_when"])
+        .into_iter()
+        .chain(stray(spec, &["prefix", "block"]))
+    {
+        ctx.problems.at(
+            ctx.file,
+            &k,
+            format!("unknown keys ['{}']", k.as_str().unwrap_or("?")),
+            "a repeat is `repeat: {prefix, block}` (and `visible_when`), nothing else",
+        );
+    }
     if spec.as_map().is_none() {
         ctx.problems.at(
             ctx.file,

@@ -468,3 +468,20 @@ fn a_native_card_names_its_format_version() {
         ["cards/w.json:1:49: unsupported format_version 2; this build reads up to 1"]
     );
 }
+
+#[test]
+fn a_block_carries_only_its_kinds_fields() {
+    let text =
+        |yaml: &str| -> Vec<String> { problems(yaml).iter().map(|p| p.to_string()).collect() };
+    let panel = |blocks: &str| {
+        format!("panels:\n  - id: a\n    blocks:\n{blocks}    title: A\n    slot: sidebar\n")
+    };
+    assert_eq!(
+        text(&panel("      - {kind: stat, label: X, value: 1, tone: warn}\n      - {kind: meter, label: HP, value: 1, min: 5, max: 5}\n      - {repeat: {prefix: c., block: {kind: divider}, limit: 3}}\n")),
+        [
+            "ui/panels.yaml:4:42: unknown keys ['tone']",
+            "ui/panels.yaml:5:57: max must be greater than min",
+            "ui/panels.yaml:6:55: unknown keys ['limit']",
+        ]
+    );
+}
