@@ -38,6 +38,7 @@ pub fn saved(t: SavedTable) -> SavedTable {
         ticket: text(&t.ticket),
         room: text(&t.room),
         role: text(&t.role),
+        refused: t.refused.as_deref().map(text),
         ..t
     }
 }
@@ -62,7 +63,9 @@ mod tests {
             room: "r\u{001B}[31m".into(),
             role: "player".into(),
             last_used_ms: 0,
+            refused: Some("gone\u{202E}".into()),
         });
+        assert_eq!(t.refused.as_deref(), Some("gone"));
         assert_eq!((t.name.as_str(), t.room.as_str()), ("gnp.exe", "r[31m"));
     }
 }

@@ -17,6 +17,9 @@ pub struct SavedTable {
     pub room: String,
     pub role: String,
     pub last_used_ms: u64,
+    /// Why the table last refused this key (revoked, deleted), until a join succeeds again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
 }
 
 /// Where a remembered key would be kept, told to the person before anything is saved.
@@ -83,9 +86,20 @@ impl SavedTables {
             room: room.to_string(),
             role: role.to_string(),
             last_used_ms: now_ms(),
+            refused: None,
         });
         self.write_list(&tables)?;
         self.store_key(&id, key)
+    }
+
+    /// The table refused this saved key: the connect screen says so beside it.
+    pub fn mark_refused(&self, id: &str, reason: &str) -> Result<(), String> {
+        let mut tables = self.list();
+        let Some(t) = tables.iter_mut().find(|t| t.id == id) else {
+            return Ok(());
+        };
+        t.refused = Some(reason.to_string());
+        self.write_list(&tables)
     }
 
     pub fn forget(&self, id: &str) -> Result<(), String> {

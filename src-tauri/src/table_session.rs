@@ -544,6 +544,7 @@ async fn pump(
     current: Current,
     director: Option<crate::audio::director::AudioDirector>,
 ) {
+    let mut saved_as: Option<(std::sync::Arc<SavedTables>, String)> = None;
     let mut track = |event: &SessionEvent| match event {
         SessionEvent::Frame(ServerFrame::AudioControl(c)) if current.is_current() => {
             // In arrival order: the director keeps each layer's frames in sequence.
@@ -567,6 +568,18 @@ async fn pump(
                     .remember(&r.ticket, &w.room, w.you.role.as_str(), &r.key)
                 {
                     tracing::warn!("could not save the table: {e}");
+                }
+                saved_as = Some((
+                    r.saved.clone(),
+                    crate::saved_tables::table_id(&r.ticket, &w.room),
+                ));
+            }
+        }
+        // A key the table refused for good (revoked, deleted): the saved table says so.
+        SessionEvent::Status(ConnectionStatus::Refused { reason }) => {
+            if let Some((saved, id)) = &saved_as {
+                if let Err(e) = saved.mark_refused(id, reason) {
+                    tracing::warn!("could not mark the saved table: {e}");
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! `TAURI_DRIVER` and `STUDIO_E2E_OUT` (where screenshots go).
 
 mod driver;
+pub mod engine;
 pub mod hostile_text;
 pub mod keeper;
 pub mod peers;

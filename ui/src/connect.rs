@@ -40,6 +40,9 @@ struct SavedTable {
     /// The room's panel-code answer: "run", "blocks", or none (asked on the next join).
     #[serde(default)]
     panel_code: Option<String>,
+    /// Why the table last refused this key (revoked, deleted), until a join succeeds again.
+    #[serde(default)]
+    refused: Option<String>,
 }
 
 /// The window was reloaded because a panel page froze it: which pages were running.
@@ -186,6 +189,9 @@ pub fn ConnectScreen() -> impl IntoView {
                                         <span class="saved-name">{table.name.clone()}</span>
                                         <span class="saved-meta">{table.room.clone()}" · "{table.role.clone()}</span>
                                         <span class="saved-ticket">{table.ticket.chars().take(24).collect::<String>()}"…"</span>
+                                        {table.refused.clone().map(|why| view! {
+                                            <span class="saved-refused">{t("connect.key_refused")}" "{why}</span>
+                                        })}
                                     </button>
                                     <button class="saved-forget link" type="button" title=t("connect.forget")
                                         aria-label=t("connect.forget")

@@ -88,6 +88,7 @@ pub fn tr(locale: Locale, key: &'static str) -> &'static str {
         "connect.demo" => ("Play the demo table", "试玩演示牌桌"),
         "connect.saved" => ("Your tables", "你的牌桌"),
         "connect.forget" => ("Forget this table and its key", "忘记此牌桌及其密钥"),
+        "connect.key_refused" => ("This key no longer works:", "此密钥已失效："),
         "connect.panel_code" => ("Panel code:", "面板代码："),
         "connect.code_ask" => ("Ask me", "询问我"),
         "connect.code_run" => ("Run", "运行"),

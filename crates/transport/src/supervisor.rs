@@ -21,6 +21,10 @@ use crate::session::{
 
 /// Reconnects closed before a welcome, in a row, that end the session as not admitted.
 pub const NOT_ADMITTED_LIMIT: u32 = 3;
+/// How long after a request of ours (anything but a ping) a `forbidden` counts as its answer.
+pub const ANSWER_WINDOW: std::time::Duration = std::time::Duration::from_secs(10);
+/// Why the session ends when the check after an unasked `forbidden` is refused.
+pub const REVOKED: &str = "the keeper revoked this invite key: the table no longer admits it";
 
 pub(crate) struct Supervisor {
     pub(crate) endpoint: Endpoint,
@@ -38,26 +42,41 @@ enum End {
     Closed(String),
     Refused(String),
     Lost(String),
+    /// The table said `forbidden` while we had asked nothing: a real engine does that, and
+    /// then delivers nothing more, to a member whose key was deleted mid-session. Only a fresh
+    /// join can tell a revoked key from a passing refusal.
+    Unasked,
 }
 
 impl Supervisor {
     pub(crate) async fn run(mut self, first: Joined) {
         let mut joined = first;
         let end = loop {
-            match self.serve(joined).await {
+            let checking = match self.serve(joined).await {
                 End::Lost(reason) => {
                     tracing::info!("connection to the table lost: {reason}");
+                    false
+                }
+                End::Unasked => {
+                    tracing::info!("the table said forbidden unasked: checking the key by a fresh join");
+                    true
                 }
                 end => break end,
-            }
-            match self.reconnect().await {
+            };
+            match self.reconnect(checking).await {
                 Ok(next) => joined = next,
+                // The fresh join is the check: refused means the key is gone.
+                Err(End::Refused(reason)) if checking => {
+                    tracing::info!("the fresh join was refused: {reason}");
+                    break End::Refused(REVOKED.into());
+                }
                 Err(end) => break end,
             }
         };
         let status = match end {
             End::Closed(reason) => ConnectionStatus::Closed { reason },
             End::Refused(reason) | End::Lost(reason) => ConnectionStatus::Refused { reason },
+            End::Unasked => ConnectionStatus::Refused { reason: REVOKED.into() },
         };
         self.set_status(status).await;
     }
@@ -67,15 +86,20 @@ impl Supervisor {
         let _ = self.events.send(SessionEvent::Status(status)).await;
     }
 
-    /// Retries with backoff until a welcome, a final refusal, or close.
-    async fn reconnect(&mut self) -> std::result::Result<Joined, End> {
+    /// Retries with backoff until a welcome, a final refusal, or close. `checking`: the first
+    /// try goes at once (it is the key check after an unasked `forbidden`).
+    async fn reconnect(&mut self, checking: bool) -> std::result::Result<Joined, End> {
         let mut attempt = 0u32;
         // A table that keeps closing on us before a welcome no longer admits the key (its
         // `bad_key` is often lost): after a few in a row, that is the answer.
         let mut not_admitted = 0u32;
         loop {
             attempt += 1;
-            let delay = backoff(attempt);
+            let delay = if checking && attempt == 1 {
+                std::time::Duration::ZERO
+            } else {
+                backoff(attempt)
+            };
             self.set_status(ConnectionStatus::Reconnecting {
                 attempt,
                 in_ms: delay.as_millis() as u64,
@@ -125,6 +149,8 @@ impl Supervisor {
         let mut last_limited_was_offer = false;
         let mut latency_ms = None;
         let mut last_pong = Instant::now();
+        // When we last asked the table something a `forbidden` could answer.
+        let mut last_request: Option<Instant> = None;
         self.media
             .send_replace(Some(MediaChannel::new(conn.clone())));
         self.set_status(ConnectionStatus::Online { latency_ms })
@@ -145,12 +171,14 @@ impl Supervisor {
                     let line = match out {
                         None => break End::Closed("the app dropped the session".into()),
                         Some(Outgoing::Frame(frame)) => {
+                            last_request = Some(Instant::now());
                             if matches!(frame, ClientFrame::Input(_) | ClientFrame::PanelIntent(_)) {
                                 last_limited_was_offer = false;
                             }
                             encode_line(&frame)
                         }
                         Some(Outgoing::Offer(offer, reply)) => {
+                            last_request = Some(Instant::now());
                             last_limited_was_offer = true;
                             offers.lock().expect("offers").push_back(reply);
                             encode_line(&ClientFrame::MediaOffer(offer))
@@ -174,8 +202,16 @@ impl Supervisor {
                         Err(e) => break End::Lost(e.to_string()),
                     };
                     let mut fatal = None;
+                    let mut unasked = false;
                     for event in splitter.push(&chunk) {
                         let event = to_event(event);
+                        if let SessionEvent::Frame(ServerFrame::Error(err)) = &event {
+                            if err.code.as_str() == "forbidden" && last_request.is_none_or(|t| t.elapsed() > ANSWER_WINDOW) {
+                                // Not shown as an error line: the check below decides what it meant.
+                                unasked = true;
+                                continue;
+                            }
+                        }
                         if let SessionEvent::Frame(frame) = &event {
                             match frame {
                                 ServerFrame::Pong(pong) => {
@@ -207,6 +243,10 @@ impl Supervisor {
                     if let Some(reason) = fatal {
                         conn.close(0u32.into(), b"");
                         break if reason.is_empty() { End::Closed("the app stopped listening".into()) } else { End::Refused(reason) };
+                    }
+                    if unasked {
+                        conn.close(0u32.into(), b"checking the key");
+                        break End::Unasked;
                     }
                 }
             }
