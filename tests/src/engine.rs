@@ -12,7 +12,10 @@ use crate::peers::free_udp_port;
 /// The unpacked engine (holding `app.py`) and its Python. Missing is a failure, never a skip.
 pub fn engine_install() -> (PathBuf, PathBuf) {
     let var = |k: &str| std::env::var_os(k).map(PathBuf::from);
-    let (dir, python) = match (var("LOREWEAVER_ENGINE_DIR"), var("LOREWEAVER_ENGINE_PYTHON")) {
+    let (dir, python) = match (
+        var("LOREWEAVER_ENGINE_DIR"),
+        var("LOREWEAVER_ENGINE_PYTHON"),
+    ) {
         (Some(d), Some(p)) => (d, p),
         _ => {
             let cache = var("LOREWEAVER_STUDIO_CACHE").unwrap_or_else(|| {
@@ -23,11 +26,20 @@ pub fn engine_install() -> (PathBuf, PathBuf) {
             let home = std::fs::read_dir(cache.join("engine"))
                 .ok()
                 .and_then(|d| d.flatten().map(|e| e.path()).max())
-                .unwrap_or_else(|| panic!("no engine under {}: run `cargo xtask setup`", cache.display()));
+                .unwrap_or_else(|| {
+                    panic!(
+                        "no engine under {}: run `cargo xtask setup`",
+                        cache.display()
+                    )
+                });
             (home.join("loreweaver"), home.join("venv/bin/python"))
         }
     };
-    assert!(dir.join("app.py").is_file(), "no app.py in {}: run `cargo xtask setup`", dir.display());
+    assert!(
+        dir.join("app.py").is_file(),
+        "no app.py in {}: run `cargo xtask setup`",
+        dir.display()
+    );
     (dir, python)
 }
 
@@ -112,14 +124,28 @@ impl EngineTable {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let written = std::fs::read_to_string(&ticket_file).ok();
-            if let Some(t) = written.as_deref().and_then(|t| t.lines().find_map(|l| l.strip_prefix("ticket="))) {
+            if let Some(t) = written
+                .as_deref()
+                .and_then(|t| t.lines().find_map(|l| l.strip_prefix("ticket=")))
+            {
                 self.ticket = t.trim().to_string();
                 return;
             }
-            if let Some(status) = self.child.as_mut().and_then(|c| c.try_wait().ok().flatten()) {
-                panic!("the engine exited ({status}) before serving; see {}", self.dir.join("engine.log").display());
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                panic!(
+                    "the engine exited ({status}) before serving; see {}",
+                    self.dir.join("engine.log").display()
+                );
             }
-            assert!(Instant::now() < deadline, "the engine did not serve within 60 s; see {}", self.dir.join("engine.log").display());
+            assert!(
+                Instant::now() < deadline,
+                "the engine did not serve within 60 s; see {}",
+                self.dir.join("engine.log").display()
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }

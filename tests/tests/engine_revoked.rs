@@ -30,7 +30,9 @@ fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
     // The keeper, as the engine's own admin surface sees it: a second connection of the test's.
     let rt = runtime();
     let (keeper, mut events) = rt.block_on(async {
-        let endpoint = bind(NetworkMode::LocalOnly).await.expect("a loopback endpoint");
+        let endpoint = bind(NetworkMode::LocalOnly)
+            .await
+            .expect("a loopback endpoint");
         let params = JoinParams {
             key: engine.keeper_key.clone(),
             name: Some("Keeper".into()),
@@ -51,7 +53,10 @@ fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
                 tokio::time::timeout(Duration::from_secs(1), events.recv()).await
             {
                 let listed = serde_json::to_string(&k).unwrap();
-                assert!(!listed.contains(&EngineTable::key_id(&engine.player_key)), "{listed}");
+                assert!(
+                    !listed.contains(&EngineTable::key_id(&engine.player_key)),
+                    "{listed}"
+                );
                 return;
             }
         }
@@ -59,17 +64,28 @@ fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
     });
     // The keeper acts, so the engine has an event to deliver to the player.
     let acted = Instant::now();
-    rt.block_on(keeper.send(ClientFrame::Input(Input { text: ".r 1d6".into() })))
-        .expect("the keeper rolls");
+    rt.block_on(keeper.send(ClientFrame::Input(Input {
+        text: ".r 1d6".into(),
+    })))
+    .expect("the keeper rolls");
 
     let problem = wait_problem(&s, Duration::from_secs(15));
-    eprintln!("back at the connect screen {} ms after the keeper acted", acted.elapsed().as_millis());
+    eprintln!(
+        "back at the connect screen {} ms after the keeper acted",
+        acted.elapsed().as_millis()
+    );
     s.screenshot(&out_dir().join("engine-revoked.png"));
-    assert!(problem.contains("the keeper revoked this invite key"), "{problem}");
+    assert!(
+        problem.contains("the keeper revoked this invite key"),
+        "{problem}"
+    );
     assert!(s.find("#room").is_none(), "left the table");
     let saved = wait_for(Duration::from_secs(10), "the saved table's refusal", || {
         let t = s.text(&s.find(".saved-refused")?);
         (!t.is_empty()).then_some(t)
     });
-    assert!(saved.contains("no longer works") && saved.contains("revoked"), "{saved}");
+    assert!(
+        saved.contains("no longer works") && saved.contains("revoked"),
+        "{saved}"
+    );
 }

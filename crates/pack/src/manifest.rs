@@ -129,10 +129,10 @@ pub fn check(meta: &Node, problems: &mut Problems) -> Manifest {
             );
         }
     }
-    if !meta
+    if meta
         .get("license")
         .and_then(Node::as_str)
-        .is_some_and(|l| !l.trim().is_empty())
+        .is_none_or(|l| l.trim().is_empty())
     {
         problems.at(
             FILE,

@@ -58,7 +58,9 @@ impl Supervisor {
                     false
                 }
                 End::Unasked => {
-                    tracing::info!("the table said forbidden unasked: checking the key by a fresh join");
+                    tracing::info!(
+                        "the table said forbidden unasked: checking the key by a fresh join"
+                    );
                     true
                 }
                 end => break end,
@@ -76,7 +78,9 @@ impl Supervisor {
         let status = match end {
             End::Closed(reason) => ConnectionStatus::Closed { reason },
             End::Refused(reason) | End::Lost(reason) => ConnectionStatus::Refused { reason },
-            End::Unasked => ConnectionStatus::Refused { reason: REVOKED.into() },
+            End::Unasked => ConnectionStatus::Refused {
+                reason: REVOKED.into(),
+            },
         };
         self.set_status(status).await;
     }
