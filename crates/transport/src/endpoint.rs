@@ -6,8 +6,9 @@
 //! nothing it does can send a packet off the machine.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
-use iroh::endpoint::{presets, Builder, NetReportConfig, PortmapperConfig};
+use iroh::endpoint::{presets, Builder, NetReportConfig, PortmapperConfig, QuicTransportConfig};
 use iroh::{Endpoint, EndpointAddr, RelayMode, SecretKey};
 use iroh_tickets::endpoint::EndpointTicket;
 
@@ -60,9 +61,31 @@ fn builder(mode: NetworkMode, port: u16) -> Result<Builder> {
     })
 }
 
+/// How long a connection may go silent before Studio counts it lost, and how often QUIC
+/// checks. A table that died without a word (killed, crashed, restarted on the same address)
+/// answers nothing, and QUIC's default would show it "Online" for 30 s; lines typed meanwhile
+/// wait that long for the reconnect that settles them. The idle timeout is negotiated down to
+/// the smaller side, so the client's setting is enough.
+fn client_transport(mode: NetworkMode) -> Result<QuicTransportConfig> {
+    let (idle, keep_alive) = match mode {
+        // Loopback does not lose packets: six beats missed is a dead peer, not a slow one.
+        NetworkMode::LocalOnly => (Duration::from_secs(6), Duration::from_secs(1)),
+        // Iroh's own heartbeat (5 s) and path timeout (15 s): three missed beats.
+        NetworkMode::Internet => (Duration::from_secs(15), Duration::from_secs(5)),
+    };
+    let idle = idle
+        .try_into()
+        .map_err(|e| TransportError::Bind(format!("idle timeout: {e}")))?;
+    Ok(QuicTransportConfig::builder()
+        .max_idle_timeout(Some(idle))
+        .keep_alive_interval(keep_alive)
+        .build())
+}
+
 /// A dialing endpoint for Studio's client side.
 pub async fn bind(mode: NetworkMode) -> Result<Endpoint> {
     builder(mode, 0)?
+        .transport_config(client_transport(mode)?)
         .bind()
         .await
         .map_err(|e| TransportError::Bind(e.to_string()))
