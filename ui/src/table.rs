@@ -277,10 +277,20 @@ impl Table {
 
     /// Sends what the player typed, showing it at once as a pending line.
     pub fn say(self, text: String) {
+        let mut key = 0;
         self.model.update(|m| {
-            m.submit_input(&text, now_ms());
+            key = m.submit_input(&text, now_ms());
         });
-        self.send(ClientFrame::input(text));
+        let frame = ClientFrame::input(text);
+        leptos::task::spawn_local(async move {
+            if let Err(e) = send_frame(frame).await {
+                // It never left Studio (offline, reconnecting): say so now, with Retry.
+                self.model.update(|m| {
+                    m.not_sent(key);
+                });
+                self.problem(e);
+            }
+        });
     }
 
     /// A line that was not delivered: sent again (Retry) or handed back to the input (Edit);
@@ -306,15 +316,19 @@ impl Table {
 
     pub fn send(self, frame: ClientFrame) {
         leptos::task::spawn_local(async move {
-            #[derive(Serialize)]
-            struct Args {
-                frame: ClientFrame,
-            }
-            if let Err(e) = bridge::invoke::<_, ()>("send_frame", &Args { frame }).await {
+            if let Err(e) = send_frame(frame).await {
                 self.problem(e);
             }
         });
     }
+}
+
+async fn send_frame(frame: ClientFrame) -> Result<(), String> {
+    #[derive(Serialize)]
+    struct Args {
+        frame: ClientFrame,
+    }
+    bridge::invoke::<_, ()>("send_frame", &Args { frame }).await
 }
 
 /// A desktop notification for `notice`, when the person has them on and Studio is not in front.

@@ -246,6 +246,17 @@ impl SessionModel {
         }
     }
 
+    /// My line never left Studio (the table was offline when it was sent): "not delivered" now,
+    /// with Retry and Edit, rather than "sending…" until a reconnect or the timeout.
+    pub fn not_sent(&mut self, key: u64) -> Changes {
+        let mut changes = Changes::default();
+        if self.pending.contains(&key) {
+            self.pending.retain(|k| *k != key);
+            self.set_failure(key, InputFailure::NotDelivered, &mut changes);
+        }
+        changes
+    }
+
     /// Removes one of my failed lines (the person retried it or took it back to edit).
     pub fn dismiss_failed(&mut self, key: u64) -> Changes {
         let mut changes = Changes::default();

@@ -218,6 +218,20 @@ fn refused_input_fails_the_oldest_pending() {
 }
 
 #[test]
+fn a_line_that_never_left_studio_is_not_delivered_at_once() {
+    let mut m = SessionModel::new();
+    let a = m.submit_input("first", 0.0);
+    let c = m.not_sent(a);
+    assert_eq!(c.updated, vec![a]);
+    assert_eq!(shown(&m), ["lost:first"]);
+    // Not waiting any more: an identical echo is someone else's line.
+    m.apply(&line("e", "player", None, "first"), 1.0);
+    assert_eq!(m.len(), 2);
+    // Twice is a no-op.
+    assert!(m.not_sent(a).updated.is_empty());
+}
+
+#[test]
 fn pending_times_out_after_120_s_and_a_late_echo_still_lands() {
     let mut m = SessionModel::new();
     let key = m.submit_input("hello", 1_000.0);
