@@ -365,8 +365,8 @@ fn localized(n: &Node) -> bool {
     }
 }
 
-/// `^[a-z0-9][a-z0-9-]{0,63}$`
-fn is_slug(s: &str) -> bool {
+/// `^[a-z0-9][a-z0-9-]{0,63}$`: the engine's pack and panel ids.
+pub(crate) fn is_slug(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b.len() <= 64

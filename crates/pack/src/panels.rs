@@ -104,16 +104,6 @@ pub fn panels(
     }
 }
 
-/// The engine's panel id: `^[a-z0-9][a-z0-9-]{0,63}$`.
-fn id_ok(id: &str) -> bool {
-    let b = id.as_bytes();
-    !b.is_empty()
-        && b.len() <= 64
-        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
-        && b.iter()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
-}
-
 /// The keys a panel may have (`core/panels.py` `_parse_panel`).
 const REQUIRED: &[&str] = &["id", "title", "slot"];
 const OPTIONAL: &[&str] = &["audience", "blocks", "entry", "assets", "fallback"];
@@ -164,7 +154,7 @@ fn panel(
         );
     }
     let pid = match item.get("id") {
-        Some(n) if n.as_str().map(id_ok).unwrap_or(false) => {
+        Some(n) if n.as_str().is_some_and(crate::manifest::is_slug) => {
             n.as_str().unwrap_or_default().to_string()
         }
         Some(n) => {
