@@ -16,6 +16,15 @@ const SUITE: &str = "bookworm";
 const MIRROR: &str = "http://deb.debian.org/debian";
 /// What the README asks for besides rustup: a C compiler (`cc`) and its libc headers.
 const PREREQUISITES: &str = "ca-certificates,gcc,libc6-dev";
+/// The machine's pointers to its CA bundle, passed into the root as they are.
+const CA_VARS: &[&str] = &[
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "CURL_CA_BUNDLE",
+    "PIP_CERT",
+    "REQUESTS_CA_BUNDLE",
+    "GIT_SSL_CAINFO",
+];
 
 pub fn run(args: &[String]) -> Result<(), String> {
     let command = if args.is_empty() {
@@ -43,8 +52,21 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "fresh: Debian {SUITE} bootstrapped in {:.0} s",
         t0.elapsed().as_secs_f64()
     );
-    // The same package sources and name lookup as this machine (updates, security).
+    // The same package sources, name lookup and trusted CAs as this machine (a registry
+    // behind a TLS proxy with its own CA is a fact of the machine, not something setup installs).
     copy("/etc/resolv.conf", &rootfs.join("etc/resolv.conf"))?;
+    let local_cas = Path::new("/usr/local/share/ca-certificates");
+    if let Ok(entries) = std::fs::read_dir(local_cas) {
+        let to = rootfs.join("usr/local/share/ca-certificates");
+        std::fs::create_dir_all(&to).map_err(|e| e.to_string())?;
+        for e in entries.flatten() {
+            copy(e.path(), &to.join(e.file_name()))?;
+        }
+    }
+    let bundle = Path::new("/etc/ssl/certs/ca-certificates.crt");
+    if bundle.exists() {
+        copy(bundle, &rootfs.join("etc/ssl/certs/ca-certificates.crt"))?;
+    }
     let sources = Path::new("/etc/apt/sources.list.d/debian.sources");
     if sources.exists() {
         copy(
@@ -74,19 +96,23 @@ pub fn run(args: &[String]) -> Result<(), String> {
         "cd /work/main && {{ {command}; }} 2>&1 | tee /work/run.log; exit ${{PIPESTATUS[0]}}"
     );
     let t1 = Instant::now();
+    let mut env = vec![
+        "HOME=/root".to_string(),
+        "PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin".into(),
+        "TERM=dumb".into(),
+        "LANG=C.UTF-8".into(),
+    ];
+    // Where this machine tells TLS clients (cargo, pip) to find its CAs.
+    for var in CA_VARS {
+        if let Some(v) = std::env::var_os(var) {
+            env.push(format!("{var}={}", v.to_string_lossy()));
+        }
+    }
     let result = Cmd::new("chroot")
         .args([&rootfs])
-        .args([
-            "/usr/bin/env",
-            "-i",
-            "HOME=/root",
-            "PATH=/root/.cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "TERM=dumb",
-            "LANG=C.UTF-8",
-            "bash",
-            "-c",
-            &script,
-        ])
+        .args(["/usr/bin/env", "-i"])
+        .args(&env)
+        .args(["bash", "-c", &script])
         .run();
     let wall = t1.elapsed().as_secs_f64();
     drop(mounts);
