@@ -6,7 +6,7 @@
 //! `../shared` beside it, and `cargo xtask test` runs there as root. It prints the wall time
 //! and the closing line. Slow (a cold build), so not part of `cargo xtask test`; Debian only.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use crate::cmd::{home, root, shared_dir, Cmd};
@@ -34,8 +34,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
     };
     setup::ensure_apt(&["debootstrap"], "debootstrap")?;
     let rootfs = root().join("target/fresh/rootfs");
-    // A machine is fresh only once: whatever an earlier run installed is thrown away.
+    // A machine is fresh only once: whatever an earlier run installed is thrown away (after
+    // anything an older, namespace-less run left mounted there is unmounted).
     unmount_below(&rootfs);
+    if mounted_below(&rootfs) {
+        return Err(format!(
+            "{} still has mounts under it: unmount them first",
+            rootfs.display()
+        ));
+    }
     let _ = std::fs::remove_dir_all(&rootfs);
     std::fs::create_dir_all(&rootfs).map_err(|e| e.to_string())?;
     let t0 = Instant::now();
@@ -80,16 +87,6 @@ pub fn run(args: &[String]) -> Result<(), String> {
         .args(["clone", "--quiet"])
         .args([root(), work.join("main")])
         .run()?;
-    let mut mounts = Mounts(Vec::new());
-    mounts.bind_fs("proc", "proc", &rootfs.join("proc"))?;
-    mounts.bind_fs("sysfs", "sys", &rootfs.join("sys"))?;
-    mounts.bind(Path::new("/dev"), &rootfs.join("dev"))?;
-    mounts.bind(Path::new("/dev/pts"), &rootfs.join("dev/pts"))?;
-    mounts.bind_fs("tmpfs", "shm", &rootfs.join("dev/shm"))?;
-    mounts.bind(&home().join(".rustup"), &rootfs.join("root/.rustup"))?;
-    mounts.bind(&home().join(".cargo"), &rootfs.join("root/.cargo"))?;
-    mounts.bind(&shared_dir(), &work.join("shared"))?;
-
     eprintln!("fresh: running `{command}` in {}", rootfs.display());
     let log = root().join("target/fresh/run.log");
     let script = format!(
@@ -108,14 +105,62 @@ pub fn run(args: &[String]) -> Result<(), String> {
             env.push(format!("{var}={}", v.to_string_lossy()));
         }
     }
-    let result = Cmd::new("chroot")
-        .args([&rootfs])
-        .args(["/usr/bin/env", "-i"])
-        .args(&env)
-        .args(["bash", "-c", &script])
+    // The mounts live in a mount namespace of their own (`unshare`): they end with the run
+    // however it ends (Ctrl-C included), and the host never sees ~/.cargo, ~/.rustup, /dev or
+    // ../shared under target/, where a later `rm -rf target` would reach through them.
+    let r = rootfs.display().to_string();
+    let mounts = [
+        format!("mount -t proc proc '{r}/proc'"),
+        format!("mount -t sysfs sys '{r}/sys'"),
+        format!("mount --bind /dev '{r}/dev'"),
+        format!("mount --bind /dev/pts '{r}/dev/pts'"),
+        format!("mount -t tmpfs shm '{r}/dev/shm'"),
+        format!(
+            "mount --bind '{}' '{r}/root/.rustup'",
+            home().join(".rustup").display()
+        ),
+        format!(
+            "mount --bind '{}' '{r}/root/.cargo'",
+            home().join(".cargo").display()
+        ),
+        format!(
+            "mount --bind '{}' '{r}/work/shared'",
+            shared_dir().display()
+        ),
+    ];
+    for dir in [
+        "proc",
+        "sys",
+        "dev",
+        "root/.rustup",
+        "root/.cargo",
+        "work/shared",
+    ] {
+        std::fs::create_dir_all(rootfs.join(dir)).map_err(|e| format!("{dir}: {e}"))?;
+    }
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let inner: Vec<String> = ["/usr/bin/env".to_string(), "-i".into()]
+        .into_iter()
+        .chain(env)
+        .chain(["bash".into(), "-c".into(), script])
+        .map(|a| quote(&a))
+        .collect();
+    let namespace = format!(
+        "set -e; {}; exec chroot '{r}' {}",
+        mounts.join("; "),
+        inner.join(" ")
+    );
+    let result = Cmd::new("unshare")
+        .args([
+            "--mount",
+            "--propagation",
+            "private",
+            "bash",
+            "-c",
+            &namespace,
+        ])
         .run();
     let wall = t1.elapsed().as_secs_f64();
-    drop(mounts);
     let _ = copy(work.join("run.log"), &log);
     let closing = std::fs::read_to_string(&log)
         .ok()
@@ -142,49 +187,29 @@ fn copy(from: impl AsRef<Path>, to: &Path) -> Result<(), String> {
         .map_err(|e| format!("{} → {}: {e}", from.as_ref().display(), to.display()))
 }
 
-/// Mounts made into the root, undone in reverse order however the run ends.
-struct Mounts(Vec<PathBuf>);
-
-impl Mounts {
-    fn bind(&mut self, from: &Path, to: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-        Cmd::new("mount").args(["--bind"]).args([from, to]).run()?;
-        self.0.push(to.to_path_buf());
-        Ok(())
-    }
-    fn bind_fs(&mut self, kind: &str, name: &str, to: &Path) -> Result<(), String> {
-        std::fs::create_dir_all(to).map_err(|e| format!("{}: {e}", to.display()))?;
-        Cmd::new("mount")
-            .args(["-t", kind, name])
-            .args([to])
-            .run()?;
-        self.0.push(to.to_path_buf());
-        Ok(())
-    }
+/// Mount points under `rootfs` (`/proc/self/mounts` escapes a space as `\040`).
+fn mounts_below(rootfs: &Path) -> Vec<String> {
+    let Ok(table) = std::fs::read_to_string("/proc/self/mounts") else {
+        return Vec::new();
+    };
+    let root = std::fs::canonicalize(rootfs).unwrap_or_else(|_| rootfs.to_path_buf());
+    table
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .map(|m| m.replace("\\040", " "))
+        .filter(|m| Path::new(m).starts_with(&root) || Path::new(m).starts_with(rootfs))
+        .collect()
 }
 
-impl Drop for Mounts {
-    fn drop(&mut self) {
-        for to in self.0.iter().rev() {
-            if Cmd::new("umount").args([to]).run().is_err() {
-                let _ = Cmd::new("umount").args(["-l"]).args([to]).run();
-            }
-        }
-    }
+fn mounted_below(rootfs: &Path) -> bool {
+    !mounts_below(rootfs).is_empty()
 }
 
 /// Anything an interrupted run left mounted under `rootfs`, deepest first.
 fn unmount_below(rootfs: &Path) {
-    let Ok(table) = std::fs::read_to_string("/proc/self/mounts") else {
-        return;
-    };
-    let mut under: Vec<&str> = table
-        .lines()
-        .filter_map(|l| l.split_whitespace().nth(1))
-        .filter(|m| Path::new(m).starts_with(rootfs))
-        .collect();
+    let mut under = mounts_below(rootfs);
     under.sort_by_key(|m| std::cmp::Reverse(m.len()));
     for m in under {
-        let _ = Cmd::new("umount").args(["-l", m]).run();
+        let _ = Cmd::new("umount").args(["-l", &m]).run();
     }
 }

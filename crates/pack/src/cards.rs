@@ -76,13 +76,15 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
     if doc.get("format").and_then(Node::as_str) == Some(CARD_FORMAT) {
         let v = doc.get("format_version");
         match v.map(|v| &v.kind) {
-            Some(Kind::Int(n)) if *n <= CARD_FORMAT_VERSION => {}
+            Some(Kind::Int(n)) if *n == CARD_FORMAT_VERSION => {}
             Some(Kind::Int(n)) => problems.at(
                 rel,
                 v.unwrap_or(&doc),
-                format!(
-                    "unsupported format_version {n}; this build reads up to {CARD_FORMAT_VERSION}"
-                ),
+                if *n > CARD_FORMAT_VERSION {
+                    format!("unsupported format_version {n}; this build reads up to {CARD_FORMAT_VERSION}")
+                } else {
+                    format!("unsupported format_version {n}; this build reads: {CARD_FORMAT_VERSION}")
+                },
                 format!("write \"format_version\": {CARD_FORMAT_VERSION}"),
             ),
             _ => problems.at(

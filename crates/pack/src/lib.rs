@@ -126,7 +126,6 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     let id = manifest.id.clone();
     let mut store = assets::Store::new(dir);
     let mut panels = Vec::new();
-    let mut tier2_bytes = 0u64;
     for entry in manifest.files("panels") {
         let rel = entry.path.as_str();
         if !(rel.ends_with(".yaml") || rel.ends_with(".yml")) {
@@ -137,15 +136,7 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
                 "name the panels file e.g. `ui/panels.yaml`",
             );
         } else if let Some(doc) = read_yaml(dir, rel, &mut problems) {
-            panels::panels(
-                &id,
-                rel,
-                &doc,
-                &mut store,
-                &mut problems,
-                &mut panels,
-                &mut tier2_bytes,
-            );
+            panels::panels(&id, rel, &doc, &mut store, &mut problems, &mut panels);
         }
     }
     unlisted(dir, &manifest, &mut problems);
@@ -189,8 +180,14 @@ fn unlisted(dir: &Path, manifest: &manifest::Manifest, problems: &mut Problems) 
         let listed = if rel == "cards" {
             let mut files = Vec::new();
             assets::files_under(&dir.join(rel), &mut files);
+            // Card files only (JSON, or PNG cards): a folder of pictures is not a card list.
             files
                 .iter()
+                .filter(|f| {
+                    f.extension().is_some_and(|x| {
+                        x.eq_ignore_ascii_case("json") || x.eq_ignore_ascii_case("png")
+                    })
+                })
                 .filter_map(|f| f.strip_prefix(dir).ok())
                 .map(|f| f.to_string_lossy().replace('\\', "/"))
                 .collect::<Vec<_>>()

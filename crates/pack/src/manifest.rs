@@ -115,7 +115,7 @@ pub fn check(meta: &Node, problems: &mut Problems) -> Manifest {
             );
         }
     }
-    if let Some(a) = meta.get("authors").filter(|a| !a.is_null()) {
+    if let Some(a) = meta.get("authors").filter(|a| !falsy(a)) {
         let ok = a.as_seq().is_some_and(|l| {
             l.iter()
                 .all(|s| s.as_str().is_some_and(|s| !s.trim().is_empty()))
@@ -157,7 +157,7 @@ pub fn check(meta: &Node, problems: &mut Problems) -> Manifest {
 }
 
 fn engine(meta: &Node, problems: &mut Problems) {
-    let Some(engine) = meta.get("engine").filter(|e| !e.is_null()) else {
+    let Some(engine) = meta.get("engine").filter(|e| !falsy(e)) else {
         return;
     };
     let Some(entries) = engine.as_map() else {
@@ -172,7 +172,7 @@ fn engine(meta: &Node, problems: &mut Problems) {
     for (k, v) in entries {
         match k.as_str() {
             Some("protocol" | "server") => {
-                if !v.as_str().is_some_and(is_engine_version) {
+                if !v.is_null() && !v.as_str().is_some_and(is_engine_version) {
                     problems.at(
                         FILE,
                         v,
@@ -195,7 +195,7 @@ fn engine(meta: &Node, problems: &mut Problems) {
 }
 
 fn contents(meta: &Node, problems: &mut Problems, out: &mut Manifest) {
-    let Some(contents) = meta.get("contents").filter(|c| !c.is_null()) else {
+    let Some(contents) = meta.get("contents").filter(|c| !falsy(c)) else {
         return;
     };
     let Some(map) = contents.as_map() else {
@@ -221,7 +221,7 @@ fn contents(meta: &Node, problems: &mut Problems, out: &mut Manifest) {
             continue;
         };
         out.declared.insert(kind);
-        if v.is_null() || v.as_str() == Some("") {
+        if falsy(v) {
             continue;
         }
         let Some(items) = v.as_seq() else {
@@ -296,7 +296,7 @@ fn entry_path(kind: &str, item: &Node, problems: &mut Problems) -> Option<String
     };
     match path_node.as_str().map(str::trim) {
         Some(p) if !p.is_empty() => match unsafe_reason(p) {
-            None => Some(p.to_string()),
+            None => Some(normalised(p)),
             Some(why) => {
                 problems.at(
                     FILE,
@@ -326,7 +326,7 @@ fn entry_path(kind: &str, item: &Node, problems: &mut Problems) -> Option<String
 
 /// Why the engine's `_validated_entry_path` would refuse `p`, if it would.
 fn unsafe_reason(p: &str) -> Option<&'static str> {
-    if p.len() > 512 {
+    if p.chars().count() > 512 {
         return Some("empty or too long");
     }
     if p.contains('\\') || p.chars().any(|c| (c as u32) < 0x20) {
@@ -346,11 +346,32 @@ fn unsafe_reason(p: &str) -> Option<&'static str> {
     }
     if parts
         .iter()
-        .any(|s| *s == ".." || s.trim().is_empty() || s.len() > 255)
+        .any(|s| *s == ".." || s.trim().is_empty() || s.chars().count() > 255)
     {
         return Some("traversal segment");
     }
     None
+}
+
+/// Python's falsy values, which the engine reads as "nothing here" (`raw.get(k) or []`).
+fn falsy(n: &Node) -> bool {
+    match &n.kind {
+        Kind::Null => true,
+        Kind::Bool(b) => !b,
+        Kind::Int(i) => *i == 0,
+        Kind::Float(f) => *f == 0.0,
+        Kind::Str(s) => s.is_empty(),
+        Kind::Seq(l) => l.is_empty(),
+        Kind::Map(m) => m.is_empty(),
+    }
+}
+
+/// `p` as the engine's `PurePosixPath` spells it: empty and `.` segments dropped.
+fn normalised(p: &str) -> String {
+    p.split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 fn localized(n: &Node) -> bool {

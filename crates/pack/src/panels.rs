@@ -17,6 +17,12 @@ pub const MAX_PANELS: usize = 16;
 pub const MAX_TIER2_BYTES: u64 = 2 * 1024 * 1024;
 
 pub const SLOTS: &[&str] = &["sidebar", "tray", "modal"];
+/// `MAX_UI_LABEL_CHARS`: the longest panel title (per locale).
+pub const MAX_TITLE_CHARS: usize = 120;
+
+fn title_text_ok(s: &str) -> bool {
+    !s.trim().is_empty() && s.chars().count() <= MAX_TITLE_CHARS
+}
 
 /// The panels of one panels file, added to `out` (the pack's panels so far: ids are unique and
 /// the caps count across every file the pack lists, as in the engine's build).
@@ -27,17 +33,15 @@ pub fn panels(
     store: &mut Store,
     problems: &mut Problems,
     out: &mut Vec<Panel>,
-    tier2_bytes: &mut u64,
 ) {
     let Some(list) = doc.get("panels") else {
-        if !doc.is_null() {
-            problems.at(
-                file,
-                doc,
-                "no `panels:` list",
-                "start the file with `panels:` and one item per panel",
-            );
-        }
+        // An empty document too: the engine refuses a listed panels file without panels.
+        problems.at(
+            file,
+            doc,
+            "panels.yaml root must be a mapping with a `panels` list",
+            "start the file with `panels:` and one item per panel",
+        );
         return;
     };
     if let Some(entries) = doc.as_map() {
@@ -76,9 +80,8 @@ pub fn panels(
             "merge panels or split the pack",
         );
     }
-    let before = *tier2_bytes;
     for item in items {
-        if let Some(panel) = panel(pack_id, file, item, store, problems, tier2_bytes) {
+        if let Some(panel) = panel(pack_id, file, item, store, problems) {
             if out.iter().any(|p| p.id == panel.id) {
                 problems.at(
                     file,
@@ -89,18 +92,6 @@ pub fn panels(
             }
             out.push(panel);
         }
-    }
-    if *tier2_bytes > MAX_TIER2_BYTES && before <= MAX_TIER2_BYTES {
-        problems.at(
-            file,
-            list,
-            format!(
-                "tier-2 code is {} KiB: a pack may ship at most {} KiB",
-                *tier2_bytes / 1024,
-                MAX_TIER2_BYTES / 1024
-            ),
-            "shrink the tier-2 pages (minify, move pictures to image blocks) or drop a page",
-        );
     }
 }
 
@@ -118,7 +109,6 @@ fn panel(
     item: &Node,
     store: &mut Store,
     problems: &mut Problems,
-    tier2_bytes: &mut u64,
 ) -> Option<Panel> {
     let Some(entries) = item.as_map() else {
         problems.at(
@@ -181,16 +171,23 @@ fn panel(
     wire.insert("id".into(), json!(id));
     let title = match item.get("title") {
         None => json!({"en": pid}),
+        // The engine's title: plain text or an en/zh map, each non-empty and at most
+        // MAX_TITLE_CHARS, never a binding.
         Some(t) => match t.to_json() {
-            Value::String(s) if !s.trim().is_empty() => json!({"en": s}),
-            Value::Object(m) if m.values().all(Value::is_string) && !m.is_empty() => {
+            Value::String(s) if title_text_ok(&s) => json!({"en": s.trim()}),
+            Value::Object(m)
+                if !m.is_empty()
+                    && m.iter().all(|(k, v)| {
+                        (k == "en" || k == "zh") && v.as_str().is_some_and(title_text_ok)
+                    }) =>
+            {
                 Value::Object(m)
             }
             _ => {
                 problems.at(
                     file,
                     t,
-                    "title must be text or a locale map",
+                    format!("title: must be a plain string or en/zh mapping (no bindings), each non-empty and at most {MAX_TITLE_CHARS} characters"),
                     "write `title: {en: \"Clues\", zh: \"线索\"}`",
                 );
                 json!({"en": pid})
@@ -215,7 +212,11 @@ fn panel(
     };
     wire.insert("slot".into(), json!(slot));
     // The engine derives the tier: a panel with an entry page is tier 2.
-    let tier = if item.get("entry").is_some() { 2 } else { 1 };
+    let tier = if item.get("entry").is_some_and(|e| !e.is_null()) {
+        2
+    } else {
+        1
+    };
     wire.insert("tier".into(), json!(tier));
     let audience = match item.get("audience").map(|a| (a, a.as_str())) {
         None | Some((_, Some("all"))) => Audience::All,
@@ -241,7 +242,7 @@ fn panel(
         problems,
     };
     if tier == 2 {
-        tier2(&mut ctx, item, &mut wire, tier2_bytes)?;
+        tier2(&mut ctx, item, &mut wire)?;
     } else {
         for key in ["assets", "fallback"] {
             if let Some(n) = item.get(key) {
@@ -296,12 +297,7 @@ fn blocks_checked(ctx: &mut Ctx, node: &Node) -> Value {
 
 /// A page of its own: its entry, the files it declares (entry included, all in the entry's
 /// folder) and its fallback blocks, as the engine's build requires them.
-fn tier2(
-    ctx: &mut Ctx,
-    item: &Node,
-    wire: &mut Map<String, Value>,
-    tier2_bytes: &mut u64,
-) -> Option<()> {
+fn tier2(ctx: &mut Ctx, item: &Node, wire: &mut Map<String, Value>) -> Option<()> {
     let file = ctx.file;
     if let Some(b) = item.get("blocks") {
         ctx.problems.at(
@@ -312,7 +308,7 @@ fn tier2(
         );
     }
     let entry = item.get("entry").unwrap_or(item);
-    let Some(rel) = entry.as_str().filter(|r| safe_path(r)) else {
+    let Some(rel) = entry.as_str().and_then(normal_path) else {
         ctx.problems.at(
             file,
             entry,
@@ -330,7 +326,7 @@ fn tier2(
             "point entry at the page's HTML file",
         );
     }
-    let (hash, asset) = match ctx.store.add(rel) {
+    let (hash, asset) = match ctx.store.add(&rel) {
         Ok(v) => v,
         Err(e) => {
             ctx.problems.at(
@@ -342,12 +338,25 @@ fn tier2(
             return None;
         }
     };
-    *tier2_bytes += asset.size;
+    // The engine's cap is per page: its entry and its html, js and css.
+    let mut code = asset.size;
     wire.insert("entry".into(), json!({"hash": hash, "size": asset.size}));
     wire.insert(
         "assets".into(),
-        Value::Array(page_assets(ctx, item, rel, tier2_bytes)),
+        Value::Array(page_assets(ctx, item, &rel, &mut code)),
     );
+    if code > MAX_TIER2_BYTES {
+        ctx.problems.at(
+            file,
+            entry,
+            format!(
+                "tier-2 code is {} KiB: a page may ship at most {} KiB",
+                code / 1024,
+                MAX_TIER2_BYTES / 1024
+            ),
+            "shrink the page's html, js and css (minify, split the panel) — pictures do not count",
+        );
+    }
     let fallback = match item.get("fallback") {
         None => {
             ctx.problems.at(
@@ -365,18 +374,34 @@ fn tier2(
     Some(())
 }
 
-fn safe_path(p: &str) -> bool {
+/// A plain relative path as the engine normalises it (`PurePosixPath`: empty and `.` segments
+/// dropped), or None when it is absolute, empty or climbs with `..`.
+fn normal_path(p: &str) -> Option<String> {
     let p = p.trim();
-    !p.is_empty()
-        && !p.starts_with('/')
-        && p.split('/')
-            .all(|s| !s.trim().is_empty() && s != "." && s != "..")
+    if p.starts_with('/') {
+        return None;
+    }
+    let parts: Vec<&str> = p
+        .split('/')
+        .filter(|s| !s.is_empty() && *s != ".")
+        .collect();
+    (!parts.is_empty() && parts.iter().all(|s| *s != ".." && !s.trim().is_empty()))
+        .then(|| parts.join("/"))
+}
+
+/// What the engine counts as a page's code (`CODE_MIMES`).
+fn is_code(mime: &str) -> bool {
+    let mime = mime.split(';').next().unwrap_or("").trim();
+    matches!(
+        mime,
+        "text/html" | "text/javascript" | "application/javascript" | "text/css"
+    )
 }
 
 /// The files `assets:` declares, addressed relative to the entry's folder (each page is a
 /// self-contained static root). The entry rides as `entry`, not among them, as the engine
 /// sends it.
-fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -> Vec<Value> {
+fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, code: &mut u64) -> Vec<Value> {
     let file = ctx.file;
     let entry_dir = entry.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     let Some(list) = item
@@ -397,7 +422,7 @@ fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -
     };
     if !list
         .iter()
-        .any(|n| n.as_str().map(str::trim) == Some(entry))
+        .any(|n| n.as_str().and_then(normal_path).as_deref() == Some(entry))
     {
         ctx.problems.at(
             file,
@@ -417,7 +442,7 @@ fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for node in list {
-        let Some(rel) = node.as_str().map(str::trim).filter(|r| safe_path(r)) else {
+        let Some(rel) = node.as_str().and_then(normal_path) else {
             ctx.problems.at(
                 file,
                 node,
@@ -426,7 +451,7 @@ fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -
             );
             continue;
         };
-        if !seen.insert(rel) {
+        if !seen.insert(rel.clone()) {
             ctx.problems.at(
                 file,
                 node,
@@ -447,10 +472,12 @@ fn page_assets(ctx: &mut Ctx, item: &Node, entry: &str, tier2_bytes: &mut u64) -
         if rel == entry {
             continue;
         }
-        match ctx.store.add(rel) {
+        match ctx.store.add(&rel) {
             Ok((hash, asset)) => {
-                *tier2_bytes += asset.size;
-                let wire_path = rel.strip_prefix(&format!("{entry_dir}/")).unwrap_or(rel);
+                if is_code(&asset.mime) {
+                    *code += asset.size;
+                }
+                let wire_path = rel.strip_prefix(&format!("{entry_dir}/")).unwrap_or(&rel);
                 out.push(json!({"path": wire_path, "hash": hash, "size": asset.size, "mime": asset.mime}));
             }
             Err(e) => ctx.problems.at(

@@ -129,6 +129,43 @@ fn every_pack_in_the_repository_builds_on_the_engine_and_loads_here() {
     }
 }
 
+/// What the engine accepts at its edges (empty values, `./` paths, `entry: null`), this crate
+/// accepts too.
+#[test]
+fn what_the_engine_accepts_at_its_edges_loads_here() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &repo().join("crates/local-table/tests/fixtures/test-pack"),
+        dir.path(),
+    );
+    let edit = |rel: &str, from: &str, to: &str| {
+        let path = dir.path().join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{from:?} not in {rel}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+    };
+    edit(
+        "pack.yaml",
+        "  panels: [ui/panels.yaml]",
+        "  panels: [./ui/panels.yaml]\n  skills: {}",
+    );
+    edit(
+        "pack.yaml",
+        "license: MIT",
+        "license: MIT\nauthors: \"\"\nengine: {protocol: null}",
+    );
+    edit(
+        "ui/panels.yaml",
+        "    entry: panels/board/index.html",
+        "    entry: ./panels//board/index.html",
+    );
+    let verdict = build(dir.path());
+    assert_eq!(verdict["ok"], true, "{verdict}");
+    if let Err(p) = pack::load(dir.path()) {
+        panic!("the engine builds it, the bench refuses it: {p:#?}");
+    }
+}
+
 /// What the engine refuses, this crate refuses, with the engine's own sentence.
 #[test]
 fn what_the_engine_refuses_is_refused_here_in_its_words() {

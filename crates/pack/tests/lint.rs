@@ -215,7 +215,7 @@ fn caps() {
     let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
     assert_eq!(
         text,
-        ["ui/panels.yaml:2:3: tier-2 code is 2048 KiB: a pack may ship at most 2048 KiB"]
+        ["ui/panels.yaml:2:22: tier-2 code is 2048 KiB: a page may ship at most 2048 KiB"]
     );
 }
 
@@ -484,4 +484,64 @@ fn a_block_carries_only_its_kinds_fields() {
             "ui/panels.yaml:6:55: unknown keys ['limit']",
         ]
     );
+}
+
+/// Packs the engine accepts that an earlier reading refused, and the other way round.
+#[test]
+fn the_engines_edges() {
+    let text =
+        |yaml: &str| -> Vec<String> { problems(yaml).iter().map(|p| p.to_string()).collect() };
+    // `entry: null` is no page: a tier-1 panel.
+    assert!(text(
+        "panels:\n  - {id: a, title: A, slot: sidebar, entry: null, blocks: [{kind: divider}]}\n"
+    )
+    .is_empty());
+    // `./` and `//` are normalised as the engine's PurePosixPath does.
+    assert!(text("panels:\n  - {id: a, title: A, slot: sidebar, entry: ./p//page/index.html, assets: [p/page/index.html], fallback: null}\n").is_empty());
+    // A title is text or en/zh, never a binding.
+    assert_eq!(
+        text("panels:\n  - {id: a, title: {$var: day}, slot: sidebar, blocks: [{kind: divider}]}\n"),
+        ["ui/panels.yaml:2:20: title: must be a plain string or en/zh mapping (no bindings), each non-empty and at most 120 characters"]
+    );
+    // A listed panels file with nothing in it.
+    assert_eq!(
+        text("~\n"),
+        ["ui/panels.yaml:1:1: panels.yaml root must be a mapping with a `panels` list"]
+    );
+    // Python's empty values are "nothing": accepted.
+    assert!(manifest_problems(
+        "id: t\nversion: \"0.1.0\"\nname: T\ndescription: D\nlicense: MIT\nauthors: \"\"\nengine: {protocol: null}\ncontents:\n  panels: [./ui/panels.yaml]\n  skills: {}\n"
+    )
+    .is_empty());
+}
+
+/// The engine caps each page's code (entry, html, js, css), not the pack, and not its pictures.
+#[test]
+fn the_code_cap_is_per_page_and_counts_code_only() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pack.yaml", PACK);
+    let page = |id: &str| {
+        format!("  - {{id: {id}, title: A, slot: sidebar, entry: p/{id}/index.html, assets: [p/{id}/index.html, p/{id}/app.js, p/{id}/map.jpg], fallback: null}}\n")
+    };
+    write(
+        dir.path(),
+        "ui/panels.yaml",
+        &format!("panels:\n{}{}", page("a"), page("b")),
+    );
+    for id in ["a", "b"] {
+        write(dir.path(), &format!("p/{id}/index.html"), "<p>hi</p>");
+        std::fs::write(
+            dir.path().join(format!("p/{id}/app.js")),
+            vec![b'x'; 1_200_000],
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join(format!("p/{id}/map.jpg")),
+            vec![b'x'; 2_500_000],
+        )
+        .unwrap();
+    }
+    if let Err(list) = load(dir.path()) {
+        panic!("{list:#?}");
+    }
 }

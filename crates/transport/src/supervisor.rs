@@ -175,7 +175,11 @@ impl Supervisor {
                     let line = match out {
                         None => break End::Closed("the app dropped the session".into()),
                         Some(Outgoing::Frame(frame)) => {
-                            last_request = Some(Instant::now());
+                            // A line of the story is never refused with `forbidden` except when
+                            // the key is gone: only the other requests can draw one legitimately.
+                            if !matches!(frame, ClientFrame::Input(_)) {
+                                last_request = Some(Instant::now());
+                            }
                             if matches!(frame, ClientFrame::Input(_) | ClientFrame::PanelIntent(_)) {
                                 last_limited_was_offer = false;
                             }
