@@ -2,8 +2,7 @@
 //! at the table. The engine keeps that connection open and answers its next event with an
 //! unasked `forbidden`; Studio checks the key by a fresh join, which the engine refuses, and
 //! returns the player to the connect screen saying the key was revoked, and the saved table
-//! says the key no longer works. Twice: once the keeper acts, once the player types (a line
-//! refused with `forbidden` is no answer Studio asked for).
+//! says the key no longer works.
 
 use std::time::{Duration, Instant};
 
@@ -11,31 +10,15 @@ use protocol::frame::Input;
 use protocol::{ClientFrame, ServerFrame};
 use studio_e2e::engine::EngineTable;
 use studio_e2e::peers::{fresh_dir, runtime};
-use studio_e2e::play::{join, say, wait_online, wait_problem};
+use studio_e2e::play::{join, wait_online, wait_problem};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
 use transport::endpoint::{bind, NetworkMode};
 use transport::session::{JoinParams, Session, SessionEvent};
 use transport::ticket::parse_ticket;
 
-/// Who makes the engine speak to the revoked player after the delete.
-enum Then {
-    /// The keeper rolls: the engine delivers the event and says `forbidden` instead.
-    KeeperActs,
-    /// The player types a line: the engine refuses it with `forbidden`.
-    PlayerTypes,
-}
-
 #[test]
 fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
-    revoked(Then::KeeperActs, "engine-revoked");
-}
-
-#[test]
-fn a_revoked_player_who_types_is_told_too() {
-    revoked(Then::PlayerTypes, "engine-revoked-typing");
-}
-
-fn revoked(then: Then, name: &str) {
+    let name = "engine-revoked";
     let dir = fresh_dir(name);
     let engine = EngineTable::start(dir.join("engine"));
     let s = open_studio_with(&[
