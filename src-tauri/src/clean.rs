@@ -5,8 +5,6 @@
 use protocol::session::sanitize_text;
 use transport::ConnectionStatus;
 
-use crate::saved_tables::SavedTable;
-
 /// Longest reason or name shown (characters); more is cut with an ellipsis.
 pub const MAX_CHARS: usize = 2000;
 
@@ -20,26 +18,20 @@ pub fn text(s: &str) -> String {
     cut
 }
 
-pub fn status(s: ConnectionStatus) -> ConnectionStatus {
+/// The connection's state as the status bar reads it, its reasons sanitised.
+pub fn status(s: ConnectionStatus) -> ipc::Status {
     match s {
-        ConnectionStatus::Refused { reason } => ConnectionStatus::Refused {
+        ConnectionStatus::Connecting => ipc::Status::Connecting,
+        ConnectionStatus::Online { latency_ms } => ipc::Status::Online { latency_ms },
+        ConnectionStatus::Reconnecting { attempt, in_ms } => {
+            ipc::Status::Reconnecting { attempt, in_ms }
+        }
+        ConnectionStatus::Refused { reason } => ipc::Status::Refused {
             reason: text(&reason),
         },
-        ConnectionStatus::Closed { reason } => ConnectionStatus::Closed {
+        ConnectionStatus::Closed { reason } => ipc::Status::Closed {
             reason: text(&reason),
         },
-        other => other,
-    }
-}
-
-pub fn saved(t: SavedTable) -> SavedTable {
-    SavedTable {
-        name: text(&t.name),
-        ticket: text(&t.ticket),
-        room: text(&t.room),
-        role: text(&t.role),
-        refused: t.refused.as_deref().map(text),
-        ..t
     }
 }
 
@@ -55,17 +47,6 @@ mod tests {
         let refused = status(ConnectionStatus::Refused {
             reason: "bad\u{202E}key".into(),
         });
-        assert!(matches!(refused, ConnectionStatus::Refused { reason } if reason == "badkey"));
-        let t = saved(SavedTable {
-            id: "1".into(),
-            name: "\u{202E}gnp.exe".into(),
-            ticket: "t".into(),
-            room: "r\u{001B}[31m".into(),
-            role: "player".into(),
-            last_used_ms: 0,
-            refused: Some("gone\u{202E}".into()),
-        });
-        assert_eq!(t.refused.as_deref(), Some("gone"));
-        assert_eq!((t.name.as_str(), t.room.as_str()), ("gnp.exe", "r[31m"));
+        assert!(matches!(refused, ipc::Status::Refused { reason } if reason == "badkey"));
     }
 }

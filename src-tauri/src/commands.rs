@@ -1,28 +1,20 @@
 //! Tauri commands: thin shells over the transport and the pure protocol crate.
 
+use ipc::{cmd, Reply};
 use protocol::ClientFrame;
-use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::State;
 
+use crate::bench::PackBench;
 use crate::clean;
-use crate::saved_tables::{KeyStorage, SavedTable};
-use crate::table_session::{Joined, PumpBatch, Tables};
-
-/// What the connect screen shows about this build.
-#[derive(Debug, Clone, Serialize)]
-pub struct StudioInfo {
-    pub studio_version: &'static str,
-    pub protocol_version: &'static str,
-    /// When this process started (ms since the epoch), for the bench's cold-start figure.
-    pub started_at_ms: Option<f64>,
-}
+use crate::seat::{Kind, Seat};
 
 #[tauri::command]
-pub fn studio_info() -> StudioInfo {
-    StudioInfo {
-        studio_version: env!("CARGO_PKG_VERSION"),
-        protocol_version: protocol::PROTOCOL_VERSION,
+pub fn studio_info(args: cmd::StudioInfo) -> Reply<cmd::StudioInfo> {
+    let cmd::StudioInfo {} = args;
+    ipc::StudioInfoView {
+        studio_version: env!("CARGO_PKG_VERSION").into(),
+        protocol_version: protocol::PROTOCOL_VERSION.into(),
         started_at_ms: process_started_at_ms(),
     }
 }
@@ -58,7 +50,11 @@ fn process_started_at_ms() -> Option<f64> {
 /// Opens the log folder in the desktop's file manager, and says where it is (for a bug report,
 /// or when no file manager answers).
 #[tauri::command]
-pub fn open_log_folder(app: tauri::AppHandle) -> String {
+pub fn open_log_folder(
+    app: tauri::AppHandle,
+    args: cmd::OpenLogFolder,
+) -> Reply<cmd::OpenLogFolder> {
+    let cmd::OpenLogFolder {} = args;
     use tauri_plugin_opener::OpenerExt;
     let dir = crate::logging::log_dir();
     let _ = std::fs::create_dir_all(&dir);
@@ -76,10 +72,9 @@ pub fn open_log_folder(app: tauri::AppHandle) -> String {
 #[tauri::command]
 pub async fn notify(
     app: tauri::AppHandle,
-    kind: String,
-    title: String,
-    body: String,
-) -> Result<(), String> {
+    args: cmd::Notify,
+) -> Result<Reply<cmd::Notify>, String> {
+    let cmd::Notify { kind, title, body } = args;
     use tauri_plugin_notification::NotificationExt;
     let kind: String = kind
         .chars()
@@ -108,50 +103,44 @@ impl StartupTicket {
 
 /// The connect screen asks once: a reload does not fill the field again.
 #[tauri::command]
-pub fn startup_ticket(startup: State<'_, StartupTicket>) -> Option<String> {
+pub fn startup_ticket(
+    startup: State<'_, StartupTicket>,
+    args: cmd::StartupTicket,
+) -> Reply<cmd::StartupTicket> {
+    let cmd::StartupTicket {} = args;
     startup.0.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 /// Dials a pasted ticket and joins with an invite key; frames then flow through `on_event`.
 #[tauri::command]
 pub async fn join_table(
-    tables: State<'_, Tables>,
-    ticket: String,
-    key: String,
-    name: Option<String>,
-    remember: Option<bool>,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
-    tables
-        .join(&ticket, key, name, remember.unwrap_or(true), on_event)
+    seat: State<'_, Seat>,
+    args: cmd::JoinTable,
+    on_event: Channel<ipc::Message<cmd::JoinTable>>,
+) -> Result<Reply<cmd::JoinTable>, String> {
+    let cmd::JoinTable {
+        ticket,
+        key,
+        name,
+        remember,
+    } = args;
+    // Only when the person chose to: the key is saved once the welcome names the room.
+    seat.join_remote(&ticket, key, name, remember.unwrap_or(true), on_event)
         .await
-        .map_err(|e| clean::text(&e))
-}
-
-/// Where a remembered key would go: the OS keyring, or (when none answers) this private file.
-#[tauri::command]
-pub async fn key_storage(tables: State<'_, Tables>) -> Result<KeyStorage, String> {
-    let saved = tables.saved.clone();
-    tauri::async_runtime::spawn_blocking(move || saved.storage())
-        .await
-        .map_err(|e| e.to_string())
-}
-
-/// Starts the demo table in-process (Local only) and joins it as keeper.
-#[tauri::command]
-pub async fn play_demo(
-    tables: State<'_, Tables>,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
-    tables
-        .play_demo(on_event)
-        .await
-        .map_err(|e| clean::text(&e))
+        .map_err(|e| clean::text(&e))?;
+    Ok(ipc::Joined {
+        demo: false,
+        bench: None,
+    })
 }
 
 /// Sends one client frame (validated by the transport before it reaches the wire).
 #[tauri::command]
-pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result<(), String> {
+pub async fn send_frame(
+    seat: State<'_, Seat>,
+    args: cmd::SendFrame,
+) -> Result<Reply<cmd::SendFrame>, String> {
+    let cmd::SendFrame { frame } = args;
     // The transport sends the join and the pings itself; a stray one would confuse both.
     if matches!(
         frame,
@@ -161,66 +150,39 @@ pub async fn send_frame(tables: State<'_, Tables>, frame: ClientFrame) -> Result
     }
     // The frame's type only: its fields may carry a key.
     tracing::info!(frame = frame.tag(), "sending");
-    tables.send(frame).await
+    seat.send(frame).await
 }
 
-/// Leaves the table (and stops the demo table if it was running).
+/// Leaves the table (and stops the demo or bench table if it was running).
 #[tauri::command]
-pub async fn leave_table(tables: State<'_, Tables>) -> Result<(), String> {
-    tables.leave().await;
+pub async fn leave_table(
+    seat: State<'_, Seat>,
+    args: cmd::LeaveTable,
+) -> Result<Reply<cmd::LeaveTable>, String> {
+    let cmd::LeaveTable {} = args;
+    seat.leave().await;
     Ok(())
 }
 
-/// A saved table as the connect screen shows it: with the room's panel-code answer.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct SavedTableView {
-    #[serde(flatten)]
-    pub table: SavedTable,
-    pub panel_code: Option<crate::panels::PanelCode>,
-}
-
-/// Tables joined before, most recent first (no keys: those stay in the keyring).
-#[tauri::command]
-pub fn list_saved_tables(tables: State<'_, Tables>) -> Vec<SavedTableView> {
-    // The list is a file anyone could have edited: its words pass the frames' sanitiser.
-    tables
-        .saved
-        .list()
-        .into_iter()
-        .map(|t| SavedTableView {
-            panel_code: tables.consent.get(&t.id),
-            table: clean::saved(t),
-        })
-        .collect()
-}
-
-/// Joins the table in play again after the window reloaded (the stall watchdog's recovery).
+/// Joins the table in play again after the window reloaded (the stall watchdog's recovery): a
+/// demo or bench table keeps running and keeps its room.
 #[tauri::command]
 pub async fn rejoin_table(
-    tables: State<'_, Tables>,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
-    let joined = tables.rejoin(on_event).await.map_err(|e| clean::text(&e))?;
+    seat: State<'_, Seat>,
+    bench: State<'_, PackBench>,
+    args: cmd::RejoinTable,
+    on_event: Channel<ipc::Message<cmd::RejoinTable>>,
+) -> Result<Reply<cmd::RejoinTable>, String> {
+    let cmd::RejoinTable {} = args;
+    let joined = match (seat.kind().await, bench.viewer().await) {
+        // The bench's watcher reports to the new page too.
+        (Some(Kind::Bench), Some(viewer)) => bench.view(&seat, &viewer, on_event).await,
+        _ => seat.rejoin(on_event).await.map(|kind| ipc::Joined {
+            demo: kind == Kind::Demo,
+            bench: None,
+        }),
+    }
+    .map_err(|e| clean::text(&e))?;
     tracing::info!("rejoined the table after the window was reloaded");
     Ok(joined)
-}
-
-/// Rejoins a saved table with its stored key.
-#[tauri::command]
-pub async fn join_saved_table(
-    tables: State<'_, Tables>,
-    id: String,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
-    tables
-        .join_saved(&id, on_event)
-        .await
-        .map_err(|e| clean::text(&e))
-}
-
-/// Forgets a saved table and its key.
-#[tauri::command]
-pub fn forget_saved_table(tables: State<'_, Tables>, id: String) -> Result<(), String> {
-    tables.consent.set(&id, None)?;
-    tables.saved.forget(&id)
 }

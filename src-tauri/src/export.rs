@@ -5,14 +5,19 @@
 
 use std::path::PathBuf;
 
+use ipc::{cmd, Reply};
+
 /// Asks where to save `content` (suggesting `name`) and writes it; `None` when cancelled.
 #[tauri::command]
 pub async fn save_transcript(
     app: tauri::AppHandle,
-    name: String,
-    html: bool,
-    content: String,
-) -> Result<Option<String>, String> {
+    args: cmd::SaveTranscript,
+) -> Result<Reply<cmd::SaveTranscript>, String> {
+    let cmd::SaveTranscript {
+        name,
+        html,
+        content,
+    } = args;
     // Only a plain file name is suggested: never a path the page chose.
     let name: String = name
         .chars()

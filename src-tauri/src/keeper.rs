@@ -3,14 +3,19 @@
 //! Copies go through the official clipboard plugin's Rust side, so the page never gets a
 //! clipboard permission of its own (and a panel frame could not use one anyway).
 
+use ipc::{cmd, Reply};
 use tauri::State;
 use tauri_plugin_clipboard_manager::ClipboardExt;
 
-use crate::table_session::Tables;
+use crate::seat::Seat;
 
 /// Puts `text` (a minted key) on the system clipboard.
 #[tauri::command]
-pub fn copy_text(app: tauri::AppHandle, text: String) -> Result<(), String> {
+pub fn copy_text(
+    app: tauri::AppHandle,
+    args: cmd::CopyText,
+) -> Result<Reply<cmd::CopyText>, String> {
+    let cmd::CopyText { text } = args;
     app.clipboard()
         .write_text(text)
         .map_err(|e| format!("the clipboard refused the copy: {e}"))
@@ -21,11 +26,11 @@ pub fn copy_text(app: tauri::AppHandle, text: String) -> Result<(), String> {
 #[tauri::command]
 pub async fn copy_invite(
     app: tauri::AppHandle,
-    tables: State<'_, Tables>,
-    room: String,
-    key: String,
-) -> Result<(), String> {
-    let ticket = tables
+    seat: State<'_, Seat>,
+    args: cmd::CopyInvite,
+) -> Result<Reply<cmd::CopyInvite>, String> {
+    let cmd::CopyInvite { room, key } = args;
+    let ticket = seat
         .ticket()
         .await
         .ok_or("not at a table: there is no ticket to share")?;

@@ -5,69 +5,39 @@ mod bench;
 mod clean;
 pub mod cli;
 mod commands;
+mod demo;
 mod export;
 mod keeper;
 mod logging;
 mod media;
 mod panels;
+mod profile;
 mod saved_tables;
-mod table_session;
+mod seat;
 mod window;
 
-use table_session::Tables;
+use std::sync::Arc;
 
-/// Builds and runs the Studio window.
-pub fn run(startup: cli::Startup) {
-    logging::init();
-    tracing::info!(logs = %logging::log_dir().display(), "{} starting", cli::version_line());
-    tauri::Builder::default()
-        .plugin(tauri_plugin_clipboard_manager::init())
-        .plugin(tauri_plugin_dialog::init())
-        .plugin(tauri_plugin_opener::init())
-        .plugin(tauri_plugin_notification::init())
-        .plugin(tauri_plugin_window_state::Builder::default().build())
-        .manage(bench::StartupPack::new(startup.pack))
-        .manage(commands::StartupTicket::new(startup.ticket))
-        .manage(Tables::new())
-        .manage(panels::watchdog::Watchdog::default())
-        .manage(media::share::Shares::default())
-        .setup(|app| {
-            logging::never_print(app.handle().invoke_key());
-            window::build_main(app)?;
-            panels::watchdog::start(app.handle().clone());
-            Ok(())
-        })
-        // A reload of the window ends every page it showed: their tokens stop answering.
-        .on_page_load(|webview, payload| {
-            if payload.event() == tauri::webview::PageLoadEvent::Started {
-                use tauri::Manager;
-                webview.state::<Tables>().mounts.clear();
-                webview.state::<panels::watchdog::Watchdog>().page_load();
-            }
-        })
-        // Files dropped on the window are shared like picked ones (paths, never bytes).
-        .on_webview_event(|webview, event| {
-            if let tauri::WebviewEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
-                use tauri::Manager;
-                media::share::share_paths(webview.app_handle(), paths.clone());
-            }
-        })
-        .register_asynchronous_uri_scheme_protocol("lwmedia", media::scheme::serve)
-        .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
-        .invoke_handler(tauri::generate_handler![
+use tauri::generate_handler;
+
+/// Every command the window may call, registered once and listed for the contract test: each
+/// is declared in the `ipc` crate with its arguments and reply.
+macro_rules! studio_commands {
+    ($m:ident) => {
+        $m![
             commands::studio_info,
             commands::startup_ticket,
             commands::open_log_folder,
             commands::notify,
             commands::join_table,
-            commands::play_demo,
+            demo::play_demo,
             commands::send_frame,
             commands::leave_table,
             export::save_transcript,
-            commands::key_storage,
-            commands::list_saved_tables,
-            commands::join_saved_table,
-            commands::forget_saved_table,
+            saved_tables::key_storage,
+            saved_tables::list_saved_tables,
+            saved_tables::join_saved_table,
+            saved_tables::forget_saved_table,
             panels::mount_panel,
             panels::unmount_panel,
             panels::panel_code,
@@ -91,7 +61,100 @@ pub fn run(startup: cli::Startup) {
             bench::bench_view,
             bench::bench_vars,
             bench::bench_set_var,
-        ])
+        ]
+    };
+}
+
+/// Builds and runs the Studio window.
+pub fn run(startup: cli::Startup) {
+    logging::init();
+    tracing::info!(logs = %logging::log_dir().display(), "{} starting", cli::version_line());
+    // The one table in play, and the features that follow it (each managed on its own and
+    // reached by the commands that need it).
+    let seat = seat::Seat::default();
+    let cache = media::Cache::default();
+    let sound = audio::Sound::new(cache.clone());
+    let panels = panels::Panels::new(profile::studio_dir(), cache.clone());
+    let saved = saved_tables::SavedTables::new(profile::studio_dir());
+    let demo = demo::Demo::default();
+    let bench = bench::PackBench::default();
+    seat.follow(Arc::new(sound.clone()));
+    seat.follow(Arc::new(panels.clone()));
+    seat.follow(Arc::new(saved.clone()));
+    seat.follow(Arc::new(demo.clone()));
+    seat.follow(Arc::new(bench.clone()));
+    tauri::Builder::default()
+        .plugin(tauri_plugin_clipboard_manager::init())
+        .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_opener::init())
+        .plugin(tauri_plugin_notification::init())
+        .plugin(tauri_plugin_window_state::Builder::default().build())
+        .manage(bench::StartupPack::new(startup.pack))
+        .manage(commands::StartupTicket::new(startup.ticket))
+        .manage(seat)
+        .manage(cache)
+        .manage(sound)
+        .manage(panels)
+        .manage(saved)
+        .manage(demo)
+        .manage(bench)
+        .manage(panels::watchdog::Watchdog::default())
+        .manage(media::share::Shares::default())
+        .setup(|app| {
+            logging::never_print(app.handle().invoke_key());
+            window::build_main(app)?;
+            panels::watchdog::start(app.handle().clone());
+            Ok(())
+        })
+        // A reload of the window ends every page it showed: their tokens stop answering.
+        .on_page_load(|webview, payload| {
+            if payload.event() == tauri::webview::PageLoadEvent::Started {
+                use tauri::Manager;
+                webview.state::<panels::Panels>().mounts.clear();
+                webview.state::<panels::watchdog::Watchdog>().page_load();
+            }
+        })
+        // Files dropped on the window are shared like picked ones (paths, never bytes).
+        .on_webview_event(|webview, event| {
+            if let tauri::WebviewEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
+                use tauri::Manager;
+                media::share::share_paths(webview.app_handle(), paths.clone());
+            }
+        })
+        .register_asynchronous_uri_scheme_protocol("lwmedia", media::scheme::serve)
+        .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
+        .invoke_handler(studio_commands!(generate_handler))
         .run(tauri::generate_context!())
         .expect("Loreweaver Studio failed to start");
+}
+
+#[cfg(test)]
+mod contract {
+    /// The registered commands' function names, from the same list the app registers.
+    macro_rules! names {
+        ($($p:path),* $(,)?) => { [$(stringify!($p)),*] };
+    }
+
+    #[test]
+    fn the_app_registers_exactly_the_commands_ipc_declares() {
+        let mut registered: Vec<String> = studio_commands!(names)
+            .iter()
+            .map(|p| p.rsplit("::").next().unwrap_or(p).trim().to_string())
+            .collect();
+        let mut declared: Vec<String> = ipc::cmd::ALL.iter().map(|s| s.to_string()).collect();
+        registered.sort();
+        declared.sort();
+        let missing: Vec<_> = declared
+            .iter()
+            .filter(|d| !registered.contains(d))
+            .collect();
+        let extra: Vec<_> = registered
+            .iter()
+            .filter(|r| !declared.contains(r))
+            .collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "declared in ipc but not registered: {missing:?}; registered but not in ipc: {extra:?}"
+        );
+    }
 }

@@ -31,7 +31,7 @@ pub fn build_main(app: &mut App) -> tauri::Result<()> {
         .cloned()
         .expect("tauri.conf.json declares the main window");
     WebviewWindowBuilder::from_config(app.handle(), &config)?
-        .data_directory(crate::table_session::studio_dir().join("webview"))
+        .data_directory(crate::profile::studio_dir().join("webview"))
         .on_navigation(|url| {
             let ok = may_navigate(url);
             if !ok {

@@ -21,7 +21,7 @@ fn repo() -> PathBuf {
 fn mount_refusal(s: &studio_e2e::Studio, panel: &str) -> String {
     s.execute(
         "window.__mount = null;
-         window.__TAURI_INTERNALS__.invoke('mount_panel', { panel: arguments[0], theme: null })
+         window.__TAURI_INTERNALS__.invoke('mount_panel', { args: { panel: arguments[0], theme: null } })
            .then(() => { window.__mount = 'MOUNTED'; }, (e) => { window.__mount = String(e); });
          return 0;",
         serde_json::json!([panel]),

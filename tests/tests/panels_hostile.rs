@@ -178,7 +178,7 @@ fn invoke_key(s: &studio_e2e::Studio) -> String {
            if (k) { window.__invokeKey = k; }
            return orig.apply(this, arguments);
          };
-         window.__TAURI_INTERNALS__.invoke('studio_info').finally(() => { window.fetch = orig; });
+         window.__TAURI_INTERNALS__.invoke('studio_info', { args: {} }).finally(() => { window.fetch = orig; });
          return 0;",
         serde_json::json!([]),
     )

@@ -17,7 +17,7 @@ const BAD_SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" heig
 fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
     let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     s.execute(
-        "window.__TAURI_INTERNALS__.invoke('share_files', { paths: arguments[0] }).then((r) => { window.__shared = JSON.stringify(r); }, (e) => { window.__shared = 'ERR ' + String(e); }); return 0;",
+        "window.__TAURI_INTERNALS__.invoke('share_files', { args: { paths: arguments[0] } }).then((r) => { window.__shared = JSON.stringify(r); }, (e) => { window.__shared = 'ERR ' + String(e); }); return 0;",
         serde_json::json!([list]),
     )
     .expect("sharing by path");

@@ -63,7 +63,7 @@ fn cold_start() -> f64 {
         || perf(&s, "connect_ready"),
     );
     s.execute(
-        "window.__TAURI_INTERNALS__.invoke('studio_info').then(i => { window.__info = i; }); return 0;",
+        "window.__TAURI_INTERNALS__.invoke('studio_info', { args: {} }).then(i => { window.__info = i; }); return 0;",
         json!([]),
     )
     .expect("asking for studio_info");

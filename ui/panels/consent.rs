@@ -22,19 +22,19 @@ pub enum Code {
 }
 
 impl Code {
-    fn wire(self) -> Option<&'static str> {
+    fn answer(self) -> Option<ipc::PanelCode> {
         match self {
-            Code::Run => Some("run"),
-            Code::Blocks => Some("blocks"),
+            Code::Run => Some(ipc::PanelCode::Run),
+            Code::Blocks => Some(ipc::PanelCode::Blocks),
             _ => None,
         }
     }
 
-    fn from_wire(code: Option<&str>) -> Code {
+    fn from_answer(code: Option<ipc::PanelCode>) -> Code {
         match code {
-            Some("run") => Code::Run,
-            Some("blocks") => Code::Blocks,
-            _ => Code::Ask,
+            Some(ipc::PanelCode::Run) => Code::Run,
+            Some(ipc::PanelCode::Blocks) => Code::Blocks,
+            None => Code::Ask,
         }
     }
 }
@@ -55,19 +55,11 @@ pub(super) fn watch_room(ctx: PanelsCtx) {
         ctx.code_room.set(Some(room.clone()));
         ctx.code.set(Code::Unknown);
         leptos::task::spawn_local(async move {
-            #[derive(serde::Serialize)]
-            struct Args {
-                room: String,
-            }
-            let code = crate::bridge::invoke::<_, Option<String>>(
-                "panel_code",
-                &Args { room: room.clone() },
-            )
-            .await
-            .ok()
-            .flatten();
+            let ask = ipc::cmd::GetPanelCode { room: room.clone() };
+            // No answer from the backend is no answer: the person is asked.
+            let code = crate::bridge::call(&ask).await.ok().flatten();
             if ctx.code_room.try_get_untracked().flatten().as_deref() == Some(room.as_str()) {
-                let _ = ctx.code.try_set(Code::from_wire(code.as_deref()));
+                let _ = ctx.code.try_set(Code::from_answer(code));
             }
         });
     });
@@ -114,19 +106,11 @@ impl PanelsCtx {
             return;
         };
         leptos::task::spawn_local(async move {
-            #[derive(serde::Serialize)]
-            struct Args {
-                room: String,
-                code: Option<&'static str>,
-            }
-            let args = Args {
+            let args = ipc::cmd::SetPanelCode {
                 room,
-                code: code.wire(),
+                code: code.answer(),
             };
-            if crate::bridge::invoke::<_, ()>("set_panel_code", &args)
-                .await
-                .is_ok()
-            {
+            if crate::bridge::call(&args).await.is_ok() {
                 let _ = self.code.try_set(code);
             }
         });

@@ -8,7 +8,7 @@ use std::time::Duration;
 use leptos::html::Iframe;
 use leptos::prelude::*;
 use protocol::frame::{PanelFallback, PanelIntentKind, UiManifestPanel};
-use serde::{Deserialize, Serialize};
+
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -26,12 +26,6 @@ enum Phase {
     Loading,
     Running { url: String, nonce: String },
     Failed,
-}
-
-#[derive(Deserialize)]
-struct Mounted {
-    url: String,
-    nonce: String,
 }
 
 /// The viewer's filtered snapshot a page receives: hidden variable rows removed.
@@ -108,12 +102,8 @@ fn fail(phase: RwSignal<Phase>) {
 
 /// Tells the backend a page is gone, so its token stops answering.
 fn unmount(url: String) {
-    #[derive(Serialize)]
-    struct Args {
-        url: String,
-    }
     leptos::task::spawn_local(async move {
-        let _ = crate::bridge::invoke::<_, ()>("unmount_panel", &Args { url }).await;
+        let _ = crate::bridge::call(&ipc::cmd::UnmountPanel { url }).await;
     });
 }
 
@@ -179,17 +169,12 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
     {
         let id = id.clone();
         leptos::task::spawn_local(async move {
-            #[derive(Serialize)]
-            struct Args {
-                panel: String,
-                theme: Value,
-            }
             let theme: Value = serde_json::from_str(&host::theme_json()).unwrap_or(Value::Null);
-            let args = Args {
+            let args = ipc::cmd::MountPanel {
                 panel: id,
-                theme: theme.get("vars").cloned().unwrap_or(Value::Null),
+                theme: theme.get("vars").cloned(),
             };
-            let next = match crate::bridge::invoke::<_, Mounted>("mount_panel", &args).await {
+            let next = match crate::bridge::call(&args).await {
                 Ok(m) => Phase::Running {
                     url: m.url,
                     nonce: m.nonce,

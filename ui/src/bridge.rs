@@ -1,6 +1,7 @@
 //! The one door to the backend: Tauri's invoke, with JSON in and out.
 
-use serde::{de::DeserializeOwned, Serialize};
+use ipc::{Command, Streams};
+use serde::de::DeserializeOwned;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(inline_js = "
@@ -47,9 +48,21 @@ pub fn channel(deliver: impl FnMut(String) + 'static) -> String {
     id
 }
 
-/// Calls a backend command; the error is the backend's human sentence.
-pub async fn invoke<A: Serialize, R: DeserializeOwned>(cmd: &str, args: &A) -> Result<R, String> {
-    let args = serde_json::to_string(args).map_err(|e| e.to_string())?;
+/// Calls backend command `C` (declared in the `ipc` crate, with its reply type); the error is
+/// the backend's human sentence.
+pub async fn call<C: Command>(command: &C) -> Result<C::Reply, String> {
+    let payload = ipc::payload(command, None)?;
+    invoke(C::NAME, &payload).await
+}
+
+/// Calls streaming command `C` with `channel` (from [`channel`]) for its messages.
+pub async fn call_streaming<C: Streams>(command: &C, channel: &str) -> Result<C::Reply, String> {
+    let payload = ipc::payload(command, Some((C::CHANNEL, channel)))?;
+    invoke(C::NAME, &payload).await
+}
+
+async fn invoke<R: DeserializeOwned>(cmd: &str, payload: &serde_json::Value) -> Result<R, String> {
+    let args = serde_json::to_string(payload).map_err(|e| e.to_string())?;
     match invoke_json(cmd, &args).await {
         Ok(v) => {
             let text = v.as_string().unwrap_or_default();
@@ -60,7 +73,3 @@ pub async fn invoke<A: Serialize, R: DeserializeOwned>(cmd: &str, args: &A) -> R
             .unwrap_or_else(|| format!("{cmd} failed: {e:?}"))),
     }
 }
-
-/// Arguments for commands that take none.
-#[derive(Serialize)]
-pub struct NoArgs {}

@@ -1,18 +1,12 @@
 //! The connect screen: ticket, invite key, optional name.
 
+use ipc::cmd;
 use leptos::prelude::*;
-use serde::Deserialize;
 
-use crate::bridge::{self, NoArgs};
+use crate::bridge;
 use crate::i18n::{t, tr, Locale};
 use crate::table::Table;
 use crate::Screen;
-
-#[derive(Clone, Debug, Deserialize)]
-struct StudioInfo {
-    studio_version: String,
-    protocol_version: String,
-}
 
 /// The backend's reason as a sentence: capitalized, ending with a full stop.
 fn sentence(reason: &str) -> String {
@@ -29,33 +23,29 @@ fn sentence(reason: &str) -> String {
     out
 }
 
-/// A table joined before (the key stays in the backend's keyring).
-#[derive(Clone, Debug, Deserialize)]
-struct SavedTable {
-    id: String,
-    name: String,
-    ticket: String,
-    room: String,
-    role: String,
-    /// The room's panel-code answer: "run", "blocks", or none (asked on the next join).
-    #[serde(default)]
-    panel_code: Option<String>,
-    /// Why the table last refused this key (revoked, deleted), until a join succeeds again.
-    #[serde(default)]
-    refused: Option<String>,
+/// The ways into a table from this screen; each answers [`ipc::Joined`].
+pub enum Join {
+    Table(cmd::JoinTable),
+    Demo,
+    Saved(String),
+    /// Back into the table in play after the window was reloaded.
+    Rejoin,
+    /// The pack bench on a folder.
+    Pack(String),
 }
 
-/// The window was reloaded because a panel page froze it: which pages were running.
-#[derive(Clone, Debug, Deserialize)]
-struct Recovery {
-    panels: Vec<protocol::frame::Localized>,
-}
-
-/// Where a remembered key would be kept (asked before anything is saved).
-#[derive(Clone, Debug, Deserialize)]
-struct KeyStorage {
-    keyring: bool,
-    file: String,
+/// Asks the backend to join, with `channel` for the table's frames.
+async fn join(how: Join, channel: &str) -> Result<ipc::Joined, String> {
+    match how {
+        Join::Table(c) => bridge::call_streaming(&c, channel).await,
+        Join::Demo => bridge::call_streaming(&cmd::PlayDemo {}, channel).await,
+        Join::Saved(id) => bridge::call_streaming(&cmd::JoinSavedTable { id }, channel).await,
+        Join::Rejoin => bridge::call_streaming(&cmd::RejoinTable {}, channel).await,
+        Join::Pack(dir) => {
+            let open = cmd::OpenPack { dir, viewer: None };
+            bridge::call_streaming(&open, channel).await
+        }
+    }
 }
 
 #[component]
@@ -73,19 +63,16 @@ pub fn ConnectScreen() -> impl IntoView {
     let screen = use_context::<RwSignal<Screen>>().expect("screen context");
     let app_owner = StoredValue::new(use_context::<crate::AppOwner>().expect("app owner"));
     // The table is created before the join so no frame that races the answer is lost.
-    let start = move |command: &'static str, args: serde_json::Value| {
+    let start = move |how: Join| {
         busy.set(true);
         problem.set(None);
         let table = app_owner.with_value(|o| o.0.with(Table::new));
-        let mut args = args;
-        args["onEvent"] = table.channel().into();
+        let channel = table.channel();
         leptos::task::spawn_local(async move {
-            match bridge::invoke::<_, serde_json::Value>(command, &args).await {
+            match join(how, &channel).await {
                 Ok(joined) => {
-                    table.demo.set(joined["demo"].as_bool().unwrap_or(false));
-                    table
-                        .bench
-                        .set(serde_json::from_value(joined["bench"].clone()).ok());
+                    table.demo.set(joined.demo);
+                    table.bench.set(joined.bench);
                     // This screen (and its signals) goes away now.
                     screen.set(Screen::Play(table));
                 }
@@ -99,47 +86,38 @@ pub fn ConnectScreen() -> impl IntoView {
     // Back from a window a panel page froze: straight back into the room, its code off.
     let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
     leptos::task::spawn_local(async move {
-        if let Ok(Some(r)) =
-            bridge::invoke::<_, Option<Recovery>>("stall_recovery", &NoArgs {}).await
-        {
+        if let Ok(Some(r)) = bridge::call(&cmd::StallRecovery {}).await {
             stall.set(Some(r.panels));
-            start("rejoin_table", serde_json::json!({}));
+            start(Join::Rejoin);
         }
     });
     // A ticket on the command line (or from a `loreweaver:` link) fills the field.
     leptos::task::spawn_local(async move {
-        if let Ok(Some(t)) = bridge::invoke::<_, Option<String>>("startup_ticket", &NoArgs {}).await
-        {
+        if let Ok(Some(t)) = bridge::call(&cmd::StartupTicket {}).await {
             ticket.set(t);
         }
     });
     // `--pack <dir>` on the command line opens the bench at once.
     leptos::task::spawn_local(async move {
-        if let Ok(Some(dir)) = bridge::invoke::<_, Option<String>>("startup_pack", &NoArgs {}).await
-        {
-            start("open_pack", serde_json::json!({ "dir": dir }));
+        if let Ok(Some(dir)) = bridge::call(&cmd::StartupPack {}).await {
+            start(Join::Pack(dir));
         }
     });
     let open_pack = move |_| {
         leptos::task::spawn_local(async move {
-            if let Ok(Some(dir)) =
-                bridge::invoke::<_, Option<String>>("pick_pack_folder", &NoArgs {}).await
-            {
-                start("open_pack", serde_json::json!({ "dir": dir }));
+            if let Ok(Some(dir)) = bridge::call(&cmd::PickPackFolder {}).await {
+                start(Join::Pack(dir));
             }
         });
     };
     // The end of the bench's cold-start figure: this screen, drawn and ready for a ticket.
     crate::perf::mark_after_paint("connect_ready");
-    let info = LocalResource::new(|| bridge::invoke::<_, StudioInfo>("studio_info", &NoArgs {}));
-    let saved = LocalResource::new(|| {
-        bridge::invoke::<_, Vec<SavedTable>>("list_saved_tables", &NoArgs {})
-    });
-    let storage = LocalResource::new(|| bridge::invoke::<_, KeyStorage>("key_storage", &NoArgs {}));
+    let info = LocalResource::new(|| bridge::call(&cmd::StudioInfo {}));
+    let saved = LocalResource::new(|| bridge::call(&cmd::ListSavedTables {}));
+    let storage = LocalResource::new(|| bridge::call(&cmd::KeyStorageInfo {}));
     let forget = move |id: String| {
         leptos::task::spawn_local(async move {
-            let _ = bridge::invoke::<_, ()>("forget_saved_table", &serde_json::json!({ "id": id }))
-                .await;
+            let _ = bridge::call(&cmd::ForgetSavedTable { id }).await;
             saved.refetch();
         });
     };
@@ -153,15 +131,12 @@ pub fn ConnectScreen() -> impl IntoView {
             problem.set(Some(tr(l, "connect.need_key").to_string()));
         } else {
             let name = name.get_untracked();
-            start(
-                "join_table",
-                serde_json::json!({
-                    "ticket": ticket.get_untracked(),
-                    "key": key.get_untracked(),
-                    "name": (!name.trim().is_empty()).then_some(name),
-                    "remember": remember.get_untracked(),
-                }),
-            );
+            start(Join::Table(cmd::JoinTable {
+                ticket: ticket.get_untracked(),
+                key: key.get_untracked(),
+                name: (!name.trim().is_empty()).then_some(name),
+                remember: Some(remember.get_untracked()),
+            }));
         }
     };
 
@@ -180,12 +155,16 @@ pub fn ConnectScreen() -> impl IntoView {
                             let id = table.id.clone();
                             let id_forget = table.id.clone();
                             let id_code = table.id.clone();
-                            let code = table.panel_code.clone().unwrap_or_default();
+                            let code = match table.panel_code {
+                                Some(ipc::PanelCode::Run) => "run",
+                                Some(ipc::PanelCode::Blocks) => "blocks",
+                                None => "",
+                            };
                             view! {
                                 <li class="saved-table" class:last=i == 0>
                                     <button class="saved-join" type="button" disabled=move || busy.get()
                                         autofocus=i == 0
-                                        on:click=move |_| start("join_saved_table", serde_json::json!({ "id": id.clone() }))>
+                                        on:click=move |_| start(Join::Saved(id.clone()))>
                                         <span class="saved-name">{table.name.clone()}</span>
                                         <span class="saved-meta">{table.room.clone()}" · "{table.role.clone()}</span>
                                         <span class="saved-ticket">{table.ticket.chars().take(24).collect::<String>()}"…"</span>
@@ -200,10 +179,14 @@ pub fn ConnectScreen() -> impl IntoView {
                                         {t("connect.panel_code")}
                                         <select class="saved-panel-code" on:change=move |ev| {
                                             let v = event_target_value(&ev);
-                                            let code = (!v.is_empty()).then_some(v);
-                                            let args = serde_json::json!({ "id": id_code.clone(), "code": code });
+                                            let code = match v.as_str() {
+                                                "run" => Some(ipc::PanelCode::Run),
+                                                "blocks" => Some(ipc::PanelCode::Blocks),
+                                                _ => None,
+                                            };
+                                            let set = cmd::SetSavedPanelCode { id: id_code.clone(), code };
                                             leptos::task::spawn_local(async move {
-                                                let _ = bridge::invoke::<_, ()>("set_saved_panel_code", &args).await;
+                                                let _ = bridge::call(&set).await;
                                             });
                                         }>
                                             <option value="" selected=code.is_empty()>{t("connect.code_ask")}</option>
@@ -223,7 +206,7 @@ pub fn ConnectScreen() -> impl IntoView {
                     <p>{t("connect.first.what")}</p>
                     <p>{t("connect.first.demo")}</p>
                     <button id="first-demo" type="button" class="primary" disabled=move || busy.get()
-                        on:click=move |_| start("play_demo", serde_json::json!({}))>
+                        on:click=move |_| start(Join::Demo)>
                         {t("connect.demo")}
                     </button>
                 </section>
@@ -269,7 +252,7 @@ pub fn ConnectScreen() -> impl IntoView {
                 </button>
                 <div class="connect-or"><span>{t("connect.or")}</span></div>
                 <button id="demo" type="button" class="secondary" disabled=move || busy.get()
-                    on:click=move |_| start("play_demo", serde_json::json!({}))>
+                    on:click=move |_| start(Join::Demo)>
                     {t("connect.demo")}
                 </button>
                 <button id="open-pack" type="button" class="link" disabled=move || busy.get()

@@ -57,12 +57,11 @@ pub struct StallNotice(pub RwSignal<Option<Vec<protocol::frame::Localized>>>);
 fn answer_heartbeat() {
     let on_ping = bridge::channel(|_| {
         leptos::task::spawn_local(async {
-            let _ = bridge::invoke::<_, ()>("pong", &bridge::NoArgs {}).await;
+            let _ = bridge::call(&ipc::cmd::Pong {}).await;
         });
     });
     leptos::task::spawn_local(async move {
-        let _ = bridge::invoke::<_, ()>("watch_stalls", &serde_json::json!({ "onPing": on_ping }))
-            .await;
+        let _ = bridge::call_streaming(&ipc::cmd::WatchStalls {}, &on_ping).await;
     });
 }
 

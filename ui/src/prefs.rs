@@ -148,10 +148,7 @@ pub fn LogFolder() -> impl IntoView {
     let shown = RwSignal::new(None::<String>);
     let open = move |_| {
         leptos::task::spawn_local(async move {
-            if let Ok(dir) =
-                crate::bridge::invoke::<_, String>("open_log_folder", &crate::bridge::NoArgs {})
-                    .await
-            {
+            if let Ok(dir) = crate::bridge::call(&ipc::cmd::OpenLogFolder {}).await {
                 shown.set(Some(dir));
             }
         });

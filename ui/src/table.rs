@@ -1,48 +1,36 @@
 //! The table Studio sits at, as reactive state: the session model fed by the backend's pump.
 
+use ipc::cmd;
 use leptos::prelude::*;
 use protocol::session::SessionModel;
 use protocol::{ClientFrame, ServerFrame};
-use serde::{Deserialize, Serialize};
 
 use crate::bridge;
 
-/// The connection as the status bar shows it (mirrors the backend's `StatusView`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum Status {
-    Connecting,
-    Online { latency_ms: Option<u64> },
-    Reconnecting { attempt: u32, in_ms: u64 },
-    Refused { reason: String },
-    Closed { reason: String },
-}
+pub use ipc::Status;
 
-#[derive(Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum PumpEvent {
-    Frame(serde_json::Value),
-    Status(Status),
-    DecodeError(String),
-    Oversize(usize),
-    Upload(Upload),
-    Bench(crate::bench::BenchStatus),
-}
+/// A batch event as the UI reads it: the frame as JSON, sanitised before it is decoded.
+type PumpEvent = ipc::PumpEvent<serde_json::Value>;
 
-/// One of my uploads, as the backend reports it.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+/// One of my uploads: the backend's latest report, and when it arrived.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Upload {
-    pub id: u64,
-    pub name: String,
-    pub sent: u64,
-    pub total: u64,
-    pub done: Option<String>,
-    pub error: Option<String>,
-    #[serde(default)]
-    pub cancelled: bool,
+    pub report: ipc::Upload,
     /// When the last report about it arrived (this window's clock).
-    #[serde(default)]
     pub updated_ms: f64,
+}
+
+impl std::ops::Deref for Upload {
+    type Target = ipc::Upload;
+    fn deref(&self) -> &ipc::Upload {
+        &self.report
+    }
+}
+
+impl std::ops::DerefMut for Upload {
+    fn deref_mut(&mut self) -> &mut ipc::Upload {
+        &mut self.report
+    }
 }
 
 /// How long after an upload finished a media refusal is still taken to be about it.
@@ -65,7 +53,7 @@ pub struct Table {
     /// The keeper screen over the table, if one is open.
     pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
     /// The pack bench's last report, when this table is the bench.
-    pub bench: RwSignal<Option<crate::bench::BenchStatus>>,
+    pub bench: RwSignal<Option<ipc::BenchStatus>>,
     /// On the bench: every intent a panel sent, and whether intents reach the table.
     pub bench_log: RwSignal<crate::bench::IntentLog>,
     /// The story search: when not empty, the transcript shows only the lines that match.
@@ -183,8 +171,11 @@ impl Table {
                     self.status.set(s)
                 }
                 PumpEvent::DecodeError(e) => self.problem(e),
-                PumpEvent::Upload(mut u) => self.uploads.update(|list| {
-                    u.updated_ms = now;
+                PumpEvent::Upload(report) => self.uploads.update(|list| {
+                    let u = Upload {
+                        report,
+                        updated_ms: now,
+                    };
                     match list.iter_mut().find(|x| x.id == u.id) {
                         Some(x) => *x = u,
                         None => list.push(u),
@@ -224,12 +215,10 @@ impl Table {
             }
         }
         // Admin replies (and the refusals that answer admin requests) go to the keeper console.
-        if frames.iter().any(|f| {
-            protocol::keeper::is_admin_reply(f)
-                || matches!(f, ServerFrame::Error(_) | ServerFrame::MediaEnabled(_))
-        }) {
+        let keeper = |f: &&ServerFrame| protocol::route::readers(f).keeper;
+        if frames.iter().any(|f| keeper(&f)) {
             self.keeper.update(|k| {
-                for f in &frames {
+                for f in frames.iter().filter(keeper) {
                     k.apply(f);
                 }
             });
@@ -324,11 +313,7 @@ impl Table {
 }
 
 async fn send_frame(frame: ClientFrame) -> Result<(), String> {
-    #[derive(Serialize)]
-    struct Args {
-        frame: ClientFrame,
-    }
-    bridge::invoke::<_, ()>("send_frame", &Args { frame }).await
+    bridge::call(&cmd::SendFrame { frame }).await
 }
 
 /// A desktop notification for `notice`, when the person has them on and Studio is not in front.
@@ -350,10 +335,11 @@ fn notify(notice: protocol::session::notify::Notice) {
         Notice::TitleCard { title } => ("title", title, String::new()),
     };
     leptos::task::spawn_local(async move {
-        let _ = bridge::invoke::<_, ()>(
-            "notify",
-            &serde_json::json!({"kind": kind, "title": title, "body": body}),
-        )
-        .await;
+        let notice = cmd::Notify {
+            kind: kind.into(),
+            title,
+            body,
+        };
+        let _ = bridge::call(&notice).await;
     });
 }

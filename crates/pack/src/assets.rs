@@ -16,28 +16,7 @@ pub struct Asset {
 }
 
 pub fn mime_for(path: &Path) -> &'static str {
-    match path
-        .extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase()
-        .as_str()
-    {
-        "html" | "htm" => "text/html",
-        "js" | "mjs" => "text/javascript",
-        "css" => "text/css",
-        "json" => "application/json",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "svg" => "image/svg+xml",
-        "wav" => "audio/wav",
-        "ogg" => "audio/ogg",
-        "mp3" => "audio/mpeg",
-        "txt" | "md" => "text/plain",
-        _ => "application/octet-stream",
-    }
+    protocol::media::mime_for(&path.to_string_lossy()).unwrap_or("application/octet-stream")
 }
 
 pub fn hex(bytes: &[u8]) -> String {

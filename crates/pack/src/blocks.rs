@@ -8,33 +8,8 @@ use crate::assets::Store;
 use crate::problem::Problems;
 use crate::yaml::{Kind, Node};
 
-/// Every block kind a template may use, with its required fields.
-pub const KINDS: &[(&str, &[&str])] = &[
-    ("meter", &["label", "value", "min", "max"]),
-    ("stat", &["label", "value"]),
-    ("badge", &["label"]),
-    ("text", &["text"]),
-    ("divider", &[]),
-    ("choices", &["options"]),
-    ("image", &["src"]),
-    ("letter", &["body"]),
-    ("clipping", &["headline", "body"]),
-    ("map_pin", &["src", "label", "x", "y"]),
-    ("title_card", &["title"]),
-];
-
-/// The fields each kind may carry beyond its required ones (`core/panels.py`
-/// `_validate_block`); `visible_when` goes on any block. Anything else the engine refuses.
-const OPTIONAL: &[(&str, &[&str])] = &[
-    ("badge", &["tone"]),
-    ("text", &["style"]),
-    ("choices", &["prompt"]),
-    ("image", &["caption", "alt"]),
-    ("letter", &["from", "to", "date"]),
-    ("clipping", &["source", "date"]),
-    ("map_pin", &["note"]),
-    ("title_card", &["subtitle", "act"]),
-];
+/// Every block kind a template may use, with its required and optional fields.
+pub use protocol::frame::BLOCK_KINDS as KINDS;
 
 const LEAVES: &[&str] = &["id", "label", "value"];
 
@@ -93,7 +68,7 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
         return node.to_json();
     };
     let kind = kind_node.as_str().unwrap_or("");
-    let Some((_, required)) = KINDS.iter().find(|(k, _)| *k == kind) else {
+    let Some(spec) = protocol::frame::block_kind(kind) else {
         ctx.problems.at(
             ctx.file,
             kind_node,
@@ -106,11 +81,12 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
             ),
             format!(
                 "use one of: {}",
-                KINDS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                KINDS.iter().map(|k| k.kind).collect::<Vec<_>>().join(", ")
             ),
         );
         return node.to_json();
     };
+    let (required, optional) = (spec.required, spec.optional);
     for field in required.iter() {
         if node.get(field).is_none() {
             ctx.problems.at(
@@ -121,11 +97,6 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
             );
         }
     }
-    let optional = OPTIONAL
-        .iter()
-        .find(|(k, _)| *k == kind)
-        .map(|(_, o)| *o)
-        .unwrap_or(&[]);
     for (k, _) in entries {
         let key = k.as_str().unwrap_or("?");
         if key != "kind"

@@ -18,5 +18,6 @@ pub mod conformance;
 pub mod intent_gate;
 mod jsnum;
 pub mod keeper;
+pub mod route;
 pub mod session;
 pub mod template;

@@ -24,6 +24,41 @@ pub const IMAGE_MAX_BYTES: u64 = 8 * 1024 * 1024;
 /// Per-file limit for audio.
 pub const AUDIO_MAX_BYTES: u64 = 128 * 1024 * 1024;
 
+/// The media type of a file by its extension (case-insensitive), in the engine's own table
+/// (`core/pack.py`, `_ASSET_MIME_BY_SUFFIX`, pinned so a build does not depend on the machine):
+/// the documented pictures and sounds, and the web kinds a panel page is made of. `None` for
+/// anything else (a pack asset is then `application/octet-stream`; an upload is refused).
+pub fn mime_for(path: &str) -> Option<&'static str> {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let (_, ext) = name.rsplit_once('.')?;
+    Some(match ext.to_ascii_lowercase().as_str() {
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "svg" => "image/svg+xml",
+        "mp3" => "audio/mpeg",
+        "ogg" | "oga" | "opus" => "audio/ogg",
+        "wav" => "audio/wav",
+        "flac" => "audio/flac",
+        "m4a" => "audio/mp4",
+        "aac" => "audio/aac",
+        // Not documented pack media: what the engine's fallback (Python's `mimetypes`) says.
+        "mp4" => "video/mp4",
+        "html" | "htm" => "text/html",
+        "js" | "mjs" => "text/javascript",
+        "css" => "text/css",
+        "json" => "application/json",
+        "txt" | "md" => "text/plain",
+        _ => return None,
+    })
+}
+
+/// Whether `mime` is a picture or a sound the protocol accepts.
+pub fn is_media(mime: &str) -> bool {
+    IMAGE_MIMES.contains(&mime) || AUDIO_MIMES.contains(&mime)
+}
+
 pub fn is_image(mime: &str) -> bool {
     IMAGE_MIMES.contains(&mime)
 }
@@ -46,6 +81,42 @@ mod tests {
         assert!(is_upload_mime("image/svg+xml") && is_upload_mime("audio/aac"));
         assert!(!is_upload_mime("text/html") && !is_upload_mime("image/bmp"));
         assert_eq!(IMAGE_MIMES.len() + AUDIO_MIMES.len(), 11);
+    }
+
+    #[test]
+    fn one_table_of_kinds_by_extension_as_the_engine_builds_packs() {
+        // The engine's `_ASSET_MIME_BY_SUFFIX`, row by row.
+        let engine = [
+            ("png", "image/png"),
+            ("jpg", "image/jpeg"),
+            ("jpeg", "image/jpeg"),
+            ("webp", "image/webp"),
+            ("gif", "image/gif"),
+            ("svg", "image/svg+xml"),
+            ("mp3", "audio/mpeg"),
+            ("ogg", "audio/ogg"),
+            ("oga", "audio/ogg"),
+            ("opus", "audio/ogg"),
+            ("wav", "audio/wav"),
+            ("flac", "audio/flac"),
+            ("m4a", "audio/mp4"),
+            ("aac", "audio/aac"),
+        ];
+        for (ext, mime) in engine {
+            assert_eq!(mime_for(&format!("a/b.{ext}")), Some(mime), "{ext}");
+            assert!(is_media(mime), "{mime} is documented media");
+        }
+        assert_eq!(mime_for("dir/Sea.WAV"), Some("audio/wav"));
+        assert_eq!(mime_for("C:\\x\\map.Svg"), Some("image/svg+xml"));
+        assert_eq!(mime_for("ui/panel/index.html"), Some("text/html"));
+        assert_eq!(mime_for("clip.mp4"), Some("video/mp4"));
+        assert!(
+            !is_media("video/mp4"),
+            "an .mp4 is not a sound the table takes"
+        );
+        assert_eq!(mime_for("notes.bin"), None);
+        assert_eq!(mime_for("Makefile"), None);
+        assert_eq!(mime_for("dir.d/noext"), None);
     }
 }
 

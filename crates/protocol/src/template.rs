@@ -19,14 +19,10 @@ pub const MAX_PANEL_REPEAT_INSTANCES: usize = 32;
 const BADGE_TONES: [&str; 3] = ["info", "warn", "danger"];
 const LEAF_FIELDS: [&str; 3] = ["id", "label", "value"];
 
-/// Per performance kind: (required, optional) localized text fields. `map_pin`'s hash
-/// and x/y are not text and are checked separately.
-const PERFORMANCE_TEXT_FIELDS: [(&str, &[&str], &[&str]); 4] = [
-    ("letter", &["body"], &["from", "to", "date"]),
-    ("clipping", &["headline", "body"], &["source", "date"]),
-    ("map_pin", &["label"], &["note"]),
-    ("title_card", &["title"], &["subtitle", "act"]),
-];
+/// The performance kinds: every field is localized text except `map_pin`'s picture and
+/// position ([`NOT_TEXT`]), which are checked separately.
+const PERFORMANCE_KINDS: [&str; 4] = ["letter", "clipping", "map_pin", "title_card"];
+const NOT_TEXT: [&str; 3] = ["src", "x", "y"];
 
 /// The variables a panel may see, with a lookup that answers the FIRST of an id.
 struct Scope<'a> {
@@ -247,12 +243,14 @@ fn resolve_one(block: &Value, ctx: &Ctx) -> Option<Value> {
             out.insert("options".into(), options.into());
         }
         _ => {
-            let (_, required, optional) =
-                PERFORMANCE_TEXT_FIELDS.iter().find(|(k, ..)| *k == kind)?;
-            for key in *required {
+            if !PERFORMANCE_KINDS.contains(&kind) {
+                return None;
+            }
+            let spec = crate::frame::block_kind(kind)?;
+            for key in spec.required.iter().filter(|k| !NOT_TEXT.contains(k)) {
                 out.insert((*key).into(), text(key)?.into());
             }
-            for key in *optional {
+            for key in spec.optional {
                 if let Some(t) = text(key) {
                     out.insert((*key).into(), t.into());
                 }

@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 
+use ipc::{cmd, Message, Reply};
 use tauri::ipc::Channel;
 
-use crate::table_session::{Joined, PumpBatch, Tables};
+use super::PackBench;
+use crate::seat::Seat;
 
 /// `--pack <dir>` from the command line, handed to the first page that asks.
 #[derive(Default)]
@@ -18,7 +20,11 @@ impl StartupPack {
 
 /// The folder given with `--pack`, once (a reload of the page does not reopen it).
 #[tauri::command]
-pub fn startup_pack(startup: tauri::State<'_, StartupPack>) -> Option<String> {
+pub fn startup_pack(
+    startup: tauri::State<'_, StartupPack>,
+    args: cmd::StartupPack,
+) -> Reply<cmd::StartupPack> {
+    let cmd::StartupPack {} = args;
     startup
         .0
         .lock()
@@ -29,7 +35,11 @@ pub fn startup_pack(startup: tauri::State<'_, StartupPack>) -> Option<String> {
 
 /// The native folder picker (Tauri's dialog plugin); `None` when cancelled.
 #[tauri::command]
-pub async fn pick_pack_folder(app: tauri::AppHandle) -> Option<String> {
+pub async fn pick_pack_folder(
+    app: tauri::AppHandle,
+    args: cmd::PickPackFolder,
+) -> Reply<cmd::PickPackFolder> {
+    let cmd::PickPackFolder {} = args;
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog().file().pick_folder(move |picked| {
@@ -41,23 +51,26 @@ pub async fn pick_pack_folder(app: tauri::AppHandle) -> Option<String> {
 /// Opens the pack bench on a folder.
 #[tauri::command]
 pub async fn open_pack(
-    tables: tauri::State<'_, Tables>,
-    dir: String,
-    viewer: Option<String>,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
+    bench: tauri::State<'_, PackBench>,
+    seat: tauri::State<'_, Seat>,
+    args: cmd::OpenPack,
+    on_event: Channel<Message<cmd::OpenPack>>,
+) -> Result<Reply<cmd::OpenPack>, String> {
+    let cmd::OpenPack { dir, viewer } = args;
     let viewer = viewer.unwrap_or_else(|| "keeper".into());
-    tables
-        .open_pack(PathBuf::from(dir), &viewer, on_event)
+    bench
+        .open(&seat, PathBuf::from(dir), &viewer, on_event)
         .await
 }
 
 /// Switches the bench's viewer (`keeper` / `player`) on a fresh page channel.
 #[tauri::command]
 pub async fn bench_view(
-    tables: tauri::State<'_, Tables>,
-    viewer: String,
-    on_event: Channel<PumpBatch>,
-) -> Result<Joined, String> {
-    tables.bench_view(&viewer, on_event).await
+    bench: tauri::State<'_, PackBench>,
+    seat: tauri::State<'_, Seat>,
+    args: cmd::BenchView,
+    on_event: Channel<Message<cmd::BenchView>>,
+) -> Result<Reply<cmd::BenchView>, String> {
+    let cmd::BenchView { viewer } = args;
+    bench.view(&seat, &viewer, on_event).await
 }

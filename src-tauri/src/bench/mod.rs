@@ -14,40 +14,128 @@ mod vars;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use ipc::{BenchPanel, BenchStatus, Problem, PumpBatch, PumpEvent};
 use local_table::keystore::{KeyEntry, KeySource};
-use local_table::packs::Problem;
-use local_table::{LocalTable, RunningTable};
-use serde::Serialize;
-use tauri::ipc::Channel;
 
-use crate::table_session::{PumpBatch, PumpEvent};
+use local_table::{LocalTable, RunningTable};
+use tauri::ipc::Channel;
 
 pub use commands::*;
 pub use vars::*;
 
+use tauri::async_runtime::Mutex as AsyncMutex;
+
+use crate::seat::{Dial, Follower, Joining, Kind, Later, Listener, Seat};
+
+/// The bench while it is open: its table, keys and watcher.
+#[derive(Clone, Default)]
+pub struct PackBench(Arc<AsyncMutex<Option<Open>>>);
+
+struct Open {
+    table: RunningTable,
+    bench: Bench,
+    /// Who the author is looking as now (`keeper` or `player`).
+    viewer: String,
+}
+
+impl PackBench {
+    /// Opens the bench on `dir`, viewing as `viewer`: the table in play is left first.
+    pub async fn open(
+        &self,
+        seat: &Seat,
+        dir: PathBuf,
+        viewer: &str,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<ipc::Joined, String> {
+        seat.leave().await;
+        static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let data = std::env::temp_dir().join(format!(
+            "loreweaver-bench-{}-{}",
+            std::process::id(),
+            OPENED.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+        ));
+        let (table, bench) = start_table(&dir, data).await?;
+        *self.0.lock().await = Some(Open {
+            table,
+            bench,
+            viewer: viewer.into(),
+        });
+        self.view(seat, viewer, on_event).await
+    }
+
+    /// Joins the open bench's table as `viewer`, on a fresh page channel; the table, its room
+    /// and its variables stay as they are.
+    pub async fn view(
+        &self,
+        seat: &Seat,
+        viewer: &str,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<ipc::Joined, String> {
+        let (dial, status) = {
+            let mut open = self.0.lock().await;
+            let Some(Open {
+                table,
+                bench,
+                viewer: now,
+            }) = open.as_mut()
+            else {
+                return Err("no pack is open on the bench".into());
+            };
+            watch(table, bench, viewer.to_string(), on_event.clone())?;
+            *now = viewer.to_string();
+            let key = if viewer == "player" {
+                bench.player_key.clone()
+            } else {
+                bench.keeper_key.clone()
+            };
+            let dial = Dial {
+                ticket: table.endpoint_ticket(),
+                key,
+                name: None,
+                local_only: true,
+                kind: Kind::Bench,
+            };
+            (dial, status(table, bench, viewer))
+        };
+        seat.join(dial, false, on_event).await?;
+        Ok(ipc::Joined {
+            demo: false,
+            bench: Some(status),
+        })
+    }
+
+    /// Who the author looks as now, while the bench is open.
+    pub async fn viewer(&self) -> Option<String> {
+        self.0.lock().await.as_ref().map(|o| o.viewer.clone())
+    }
+
+    /// Runs `f` on the open bench's table.
+    pub async fn with_table<R>(&self, f: impl FnOnce(&RunningTable) -> R) -> Result<R, String> {
+        match self.0.lock().await.as_ref() {
+            Some(open) => Ok(f(&open.table)),
+            None => Err("no pack is open on the bench".into()),
+        }
+    }
+}
+
+impl Follower for PackBench {
+    fn joined(&self, _: &Joining<'_>) -> Option<Box<dyn Listener>> {
+        None
+    }
+
+    /// Closing the bench stops its watcher and its table.
+    fn left(&self) -> Later<'_> {
+        Box::pin(async move {
+            if let Some(open) = self.0.lock().await.take() {
+                drop(open.bench);
+                open.table.shutdown().await;
+            }
+        })
+    }
+}
+
 /// The bench's room on its table.
 pub const ROOM: &str = "bench";
-
-/// What the bench pane shows after a (re)load.
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchStatus {
-    pub dir: String,
-    /// The connection's role: `keeper` or `player`.
-    pub viewer: String,
-    /// Empty when the pack loaded; else everything its build would refuse (the last good
-    /// pack stays served).
-    pub problems: Vec<Problem>,
-    /// Every panel of the pack and who receives it (`all`, `keeper`, `players`).
-    pub panels: Vec<BenchPanel>,
-    /// Reloads so far (0 = the first load).
-    pub reloads: u64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchPanel {
-    pub id: String,
-    pub audience: &'static str,
-}
 
 /// The bench's table and watcher; dropped (watcher stopped) when the bench closes.
 pub struct Bench {
@@ -62,7 +150,16 @@ pub struct Bench {
 /// A reload error as problems: the lint's own list, or one line for anything else.
 fn problems_of(e: local_table::Error) -> Vec<Problem> {
     match e {
-        local_table::Error::Lint(_, list) => list,
+        local_table::Error::Lint(_, list) => list
+            .into_iter()
+            .map(|p| Problem {
+                file: p.file,
+                line: p.line,
+                column: p.column,
+                message: p.message,
+                hint: p.hint,
+            })
+            .collect(),
         other => vec![Problem {
             file: String::new(),
             line: 0,
@@ -131,7 +228,10 @@ pub fn status(table: &RunningTable, bench: &Bench, viewer: &str) -> BenchStatus 
         panels: table
             .panel_audiences()
             .into_iter()
-            .map(|(id, audience)| BenchPanel { id, audience })
+            .map(|(id, audience)| BenchPanel {
+                id,
+                audience: audience.into(),
+            })
             .collect(),
         reloads,
     }
@@ -165,7 +265,10 @@ pub fn watch(
             panels: audiences
                 .audiences()
                 .into_iter()
-                .map(|(id, audience)| BenchPanel { id, audience })
+                .map(|(id, audience)| BenchPanel {
+                    id,
+                    audience: audience.into(),
+                })
                 .collect(),
             reloads,
         };

@@ -1,21 +1,9 @@
 //! The variables editor: every variable of the bench's room (hidden ones too), set from the
 //! author pane whatever the viewer; the table pushes a fresh `state` and the panels re-resolve.
 
-use serde::Serialize;
+use ipc::{cmd, BenchVar, Reply};
 
-use crate::table_session::Tables;
-
-#[derive(Debug, Clone, Serialize)]
-pub struct BenchVar {
-    pub id: String,
-    pub label: String,
-    pub kind: String,
-    pub value: serde_json::Value,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    /// Keeper-only: players never receive it.
-    pub hidden: bool,
-}
+use super::PackBench;
 
 fn list(table: &local_table::RunningTable) -> Vec<BenchVar> {
     table
@@ -34,21 +22,24 @@ fn list(table: &local_table::RunningTable) -> Vec<BenchVar> {
 }
 
 #[tauri::command]
-pub async fn bench_vars(tables: tauri::State<'_, Tables>) -> Result<Vec<BenchVar>, String> {
-    tables.with_bench_table(list).await
+pub async fn bench_vars(
+    bench: tauri::State<'_, PackBench>,
+    args: cmd::BenchVars,
+) -> Result<Reply<cmd::BenchVars>, String> {
+    let cmd::BenchVars {} = args;
+    bench.with_table(list).await
 }
 
 /// Sets `id` to `value` (read by the variable's kind); an id the room does not have is added
 /// with `kind` (an ad-hoc variable for a test).
 #[tauri::command]
 pub async fn bench_set_var(
-    tables: tauri::State<'_, Tables>,
-    id: String,
-    kind: String,
-    value: String,
-) -> Result<Vec<BenchVar>, String> {
-    tables
-        .with_bench_table(|t| {
+    bench: tauri::State<'_, PackBench>,
+    args: cmd::BenchSetVar,
+) -> Result<Reply<cmd::BenchSetVar>, String> {
+    let cmd::BenchSetVar { id, kind, value } = args;
+    bench
+        .with_table(|t| {
             t.set_var(super::ROOM, &id, &kind, &value)?;
             Ok(list(t))
         })

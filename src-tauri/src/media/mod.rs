@@ -1,5 +1,8 @@
-//! Pictures and sounds: served to the page from the verified cache ([`scheme`]) and shared
-//! with the room from disk ([`share`]).
+//! Pictures and sounds: the verified [`cache`], served to the page from it ([`scheme`]) and
+//! shared with the room from disk ([`share`]).
 
+pub mod cache;
 pub mod scheme;
 pub mod share;
+
+pub use cache::Cache;

@@ -5,7 +5,8 @@
 use tauri::http::{header, Request, Response, StatusCode};
 use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 
-use crate::table_session::Tables;
+use super::Cache;
+use crate::seat::Seat;
 
 // Only kinds an `<img>` can show; anything else would be a download or a surprise.
 use protocol::media::is_image;
@@ -18,8 +19,8 @@ pub fn serve<R: Runtime>(
     let app = ctx.app_handle().clone();
     let uri = request.uri().clone();
     tauri::async_runtime::spawn(async move {
-        let tables = app.state::<Tables>();
-        let response = match answer(&tables, &uri).await {
+        let (cache, seat) = (app.state::<Cache>(), app.state::<Seat>());
+        let response = match answer(&cache, &seat, &uri).await {
             Ok(r) => r,
             Err((status, why)) => plain(status, why),
         };
@@ -28,7 +29,8 @@ pub fn serve<R: Runtime>(
 }
 
 async fn answer(
-    tables: &Tables,
+    cache: &Cache,
+    seat: &Seat,
     uri: &tauri::http::Uri,
 ) -> Result<Response<Vec<u8>>, (StatusCode, String)> {
     let hash = uri.path().trim_start_matches('/');
@@ -48,14 +50,14 @@ async fn answer(
     let size = param("size").and_then(|s| s.parse::<u64>().ok());
     // The block's mime is optional on the wire: without it, the verified bytes decide.
     let claimed = param("mime").filter(|m| is_image(m));
-    let cache = tables
-        .cache()
+    let cache = cache
+        .get()
         .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, e))?;
     // Fetched (and verified) first when missing; what is served is read back from the
     // verified file, never more than any image may be.
     let mut fetched_mime = None;
     if cache.cached(hash, size).await.is_none() {
-        let session = tables
+        let session = seat
             .session()
             .await
             .ok_or((StatusCode::SERVICE_UNAVAILABLE, "not at a table".into()))?;

@@ -8,28 +8,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde::Serialize;
+use ipc::{cmd, PumpBatch, PumpEvent, Reply, Upload as UploadView};
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
 use tokio::sync::Notify;
 use transport::media::MediaError;
 use transport::session::{UploadOutcome, UploadRequest};
 
-use crate::table_session::{PumpBatch, PumpEvent, Tables};
-
-/// One upload as the input area shows it.
-#[derive(Debug, Clone, Serialize)]
-pub struct UploadView {
-    pub id: u64,
-    pub name: String,
-    pub sent: u64,
-    pub total: u64,
-    /// `Some(hash)` once the room has the bytes.
-    pub done: Option<String>,
-    /// Why it failed, as a sentence.
-    pub error: Option<String>,
-    pub cancelled: bool,
-}
+use super::Cache;
+use crate::seat::Seat;
 
 /// Uploads in flight, each with its Cancel.
 #[derive(Default)]
@@ -38,23 +25,9 @@ pub struct Shares {
     running: Mutex<HashMap<u64, Arc<Notify>>>,
 }
 
-/// The kinds the table takes (protocol 2.3), by file extension.
+/// The kind of a file the table may take (a picture or a sound), by its extension.
 pub fn mime_for(path: &Path) -> Option<&'static str> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "webp" => "image/webp",
-        "gif" => "image/gif",
-        "svg" => "image/svg+xml",
-        "mp3" => "audio/mpeg",
-        "ogg" | "oga" | "opus" => "audio/ogg",
-        "wav" => "audio/wav",
-        "flac" => "audio/flac",
-        "m4a" | "mp4" => "audio/mp4",
-        "aac" => "audio/aac",
-        _ => return None,
-    })
+    protocol::media::mime_for(&path.to_string_lossy()).filter(|m| protocol::media::is_media(m))
 }
 
 /// What went wrong, as a sentence next to the upload.
@@ -120,9 +93,12 @@ pub fn share_paths(app: &AppHandle, paths: Vec<PathBuf>) -> Vec<u64> {
 }
 
 async fn share(app: &AppHandle, id: u64, path: PathBuf, cancel: Arc<Notify>) {
-    let tables = app.state::<Tables>();
-    let (session, channel) = tables.upload_context().await;
-    let Some(channel) = channel else { return };
+    let seat = app.state::<Seat>();
+    // Reports go to the page that was open when the upload started.
+    let Some(channel) = seat.outlet().current() else {
+        return;
+    };
+    let session = seat.session().await;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -143,7 +119,8 @@ async fn share(app: &AppHandle, id: u64, path: PathBuf, cancel: Arc<Notify>) {
     report(&channel, &view);
     let work = async {
         let session = session.ok_or_else(|| sentence(&MediaError::Offline))?;
-        let cache = tables.cache()?;
+        let cache = app.state::<Cache>();
+        let cache = cache.get()?;
         let meta = tokio::fs::metadata(&path)
             .await
             .map_err(|e| format!("The file could not be read: {e}."))?;
@@ -204,13 +181,15 @@ async fn share(app: &AppHandle, id: u64, path: PathBuf, cancel: Arc<Notify>) {
 
 /// Shares files by path (the drop handler calls the same).
 #[tauri::command]
-pub fn share_files(app: AppHandle, paths: Vec<String>) -> Vec<u64> {
+pub fn share_files(app: AppHandle, args: cmd::ShareFiles) -> Reply<cmd::ShareFiles> {
+    let cmd::ShareFiles { paths } = args;
     share_paths(&app, paths.into_iter().map(PathBuf::from).collect())
 }
 
 /// The native open dialog, then [`share_files`] with what was picked.
 #[tauri::command]
-pub async fn pick_and_share(app: AppHandle) -> Vec<u64> {
+pub async fn pick_and_share(app: AppHandle, args: cmd::PickAndShare) -> Reply<cmd::PickAndShare> {
+    let cmd::PickAndShare {} = args;
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog()
@@ -219,7 +198,7 @@ pub async fn pick_and_share(app: AppHandle) -> Vec<u64> {
             "Pictures and sounds",
             &[
                 "png", "jpg", "jpeg", "webp", "gif", "svg", "mp3", "ogg", "oga", "opus", "wav",
-                "flac", "m4a", "mp4", "aac",
+                "flac", "m4a", "aac",
             ],
         )
         .pick_files(move |picked| {
@@ -236,7 +215,11 @@ pub async fn pick_and_share(app: AppHandle) -> Vec<u64> {
 
 /// Stops an upload in flight (the table never gets a partial file: the PUT is dropped).
 #[tauri::command]
-pub fn cancel_upload(shares: State<'_, Shares>, id: u64) {
+pub fn cancel_upload(
+    shares: State<'_, Shares>,
+    args: cmd::CancelUpload,
+) -> Reply<cmd::CancelUpload> {
+    let cmd::CancelUpload { id } = args;
     if let Some(n) = shares
         .running
         .lock()
@@ -256,6 +239,11 @@ mod tests {
         assert_eq!(mime_for(Path::new("a/Sea.WAV")), Some("audio/wav"));
         assert_eq!(mime_for(Path::new("map.svg")), Some("image/svg+xml"));
         assert_eq!(mime_for(Path::new("notes.txt")), None);
+        assert_eq!(
+            mime_for(Path::new("page.html")),
+            None,
+            "only pictures and sounds"
+        );
         let svg = sentence(&MediaError::Refused {
             code: "media_bad_svg".into(),
             message: "svg contains script".into(),

@@ -11,17 +11,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use serde::{Deserialize, Serialize};
-
-/// The person's answer for one room.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PanelCode {
-    /// The room's tier-2 pages run (sandboxed).
-    Run,
-    /// Only their declared fallback blocks are drawn.
-    Blocks,
-}
+/// The person's answer for one room (kept in the consent file in the same words).
+pub use ipc::PanelCode;
 
 /// The room key of the pack bench (the author's own pack: runs unless turned off).
 pub const BENCH_ROOM: &str = "bench";

@@ -9,11 +9,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use protocol::frame::UiManifestPanel;
-use serde::Serialize;
 use tokio::sync::{Semaphore, SemaphorePermit};
 
 use super::page::{clean_mime, clean_segments, theme_css};
-use crate::table_session::Tables;
+use super::Panels;
+use crate::seat::Seat;
 
 /// A panel page brings at most this many files (entry included)…
 pub const MAX_FILES: usize = 64;
@@ -128,11 +128,7 @@ impl Mounts {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
-pub struct Mounted {
-    pub url: String,
-    pub nonce: String,
-}
+pub use ipc::Mounted;
 
 fn random_hex128() -> String {
     format!("{:032x}", rand::random::<u128>())
@@ -157,15 +153,16 @@ pub fn check_limits(files: usize, bytes: u64) -> Result<(), String> {
 
 /// Resolves `panel` from the backend's own manifest, fetches + verifies its files, mounts it.
 pub async fn mount(
-    tables: &Tables,
+    panels: &Panels,
+    seat: &Seat,
     panel: &str,
     theme: &serde_json::Value,
 ) -> Result<Mounted, String> {
     // The person's answer for this room, held by the backend: no answer, no page.
-    if !tables.consent.allowed() {
+    if !panels.consent.allowed() {
         return Err("This room's panel code is off.".into());
     }
-    let p: UiManifestPanel = tables
+    let p: UiManifestPanel = panels
         .panel(panel)
         .filter(|p| p.tier == 2)
         .ok_or("no such panel page in this table's manifest")?;
@@ -199,12 +196,12 @@ pub async fn mount(
         mime: "text/html".into(),
     };
     // Everything into the verified cache, each at its declared size, before anything is served.
-    let cache = tables.cache()?;
+    let cache = panels.cache.get()?;
     for f in std::iter::once(&entry).chain(assets.values()) {
         if cache.cached(&f.hash, Some(f.size)).await.is_some() {
             continue;
         }
-        let session = tables.session().await.ok_or("not at a table")?;
+        let session = seat.session().await.ok_or("not at a table")?;
         let channel = session.media().ok_or("offline")?;
         cache
             .get(&channel, &f.hash, Some(f.size))
@@ -213,7 +210,7 @@ pub async fn mount(
     }
     let token = random_hex128();
     let nonce = random_hex128();
-    tables.mounts.insert(
+    panels.mounts.insert(
         token.clone(),
         Mount {
             panel: p.id.clone(),

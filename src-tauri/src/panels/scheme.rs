@@ -10,7 +10,7 @@ use tauri::{Manager, Runtime, UriSchemeContext, UriSchemeResponder};
 
 use super::origin::{csp, request_origin};
 use super::page::{bootstrap_js, clean_segments, inject, RESERVED};
-use crate::table_session::Tables;
+use super::Panels;
 
 pub fn serve<R: Runtime>(
     ctx: UriSchemeContext<'_, R>,
@@ -21,8 +21,8 @@ pub fn serve<R: Runtime>(
     let method = request.method().clone();
     let uri = request.uri().clone();
     tauri::async_runtime::spawn(async move {
-        let tables = app.state::<Tables>();
-        responder.respond(answer(&tables, &method, &uri).await);
+        let panels = app.state::<Panels>();
+        responder.respond(answer(&panels, &method, &uri).await);
     });
 }
 
@@ -50,7 +50,7 @@ fn respond(
         .expect("a panel response always builds")
 }
 
-pub(crate) async fn answer(tables: &Tables, method: &Method, uri: &Uri) -> Response<Vec<u8>> {
+pub(crate) async fn answer(panels: &Panels, method: &Method, uri: &Uri) -> Response<Vec<u8>> {
     let path = uri.path().strip_prefix('/').unwrap_or(uri.path());
     let (token, rest) = path.split_once('/').unwrap_or((path, ""));
     let origin = request_origin(uri);
@@ -67,7 +67,7 @@ pub(crate) async fn answer(tables: &Tables, method: &Method, uri: &Uri) -> Respo
     if *method != Method::GET && *method != Method::HEAD {
         return plain(StatusCode::METHOD_NOT_ALLOWED, "GET or HEAD only");
     }
-    let Some(mount) = origin.and_then(|_| tables.mounts.get(token)) else {
+    let Some(mount) = origin.and_then(|_| panels.mounts.get(token)) else {
         return plain(StatusCode::NOT_FOUND, "not found");
     };
     let Some(_turn) = mount.gate.enter().await else {
@@ -104,7 +104,7 @@ pub(crate) async fn answer(tables: &Tables, method: &Method, uri: &Uri) -> Respo
         }
     };
     // Only the verified cache, only the declared size: never fetched here, never more.
-    let Ok(cache) = tables.cache() else {
+    let Ok(cache) = panels.cache.get() else {
         return plain(StatusCode::NOT_FOUND, "not found");
     };
     let Ok(bytes) = cache.read(&file.hash, Some(file.size), file.size).await else {

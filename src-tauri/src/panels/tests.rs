@@ -9,7 +9,8 @@ use transport::MediaCache;
 
 use super::mounts::{Gate, Mount, Served};
 use super::scheme::answer;
-use crate::table_session::Tables;
+use super::Panels;
+use crate::media::Cache;
 
 fn hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -18,14 +19,13 @@ fn hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-fn table_with_page(dir: &std::path::Path) -> (Tables, String) {
+fn table_with_page(dir: &std::path::Path) -> (Panels, String) {
     let cache = MediaCache::open(dir, u64::MAX).unwrap();
     let page = b"<html><head></head><body>page</body></html>";
     let app = b"console.log(1)";
     std::fs::write(dir.join(hex(page)), page).unwrap();
     std::fs::write(dir.join(hex(app)), app).unwrap();
-    let tables = Tables::new();
-    tables.use_cache(cache);
+    let tables = Panels::new(dir.join("profile"), Cache::with(cache));
     let panel: protocol::frame::UiManifestPanel = serde_json::from_value(serde_json::json!({
         "id": "p/page", "slot": "sidebar", "tier": 2, "title": "Page",
         "entry": {"path": "index.html", "hash": hex(page), "size": page.len(), "mime": "text/html"}
@@ -58,7 +58,7 @@ fn table_with_page(dir: &std::path::Path) -> (Tables, String) {
     (tables, token)
 }
 
-async fn get(tables: &Tables, uri: &str) -> (StatusCode, String, String) {
+async fn get(tables: &Panels, uri: &str) -> (StatusCode, String, String) {
     let r = answer(tables, &Method::GET, &uri.parse::<Uri>().unwrap()).await;
     let csp = r
         .headers()

@@ -9,13 +9,11 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use protocol::frame::Localized;
-use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
 
 use super::consent::PanelCode;
-use crate::table_session::Tables;
+use super::Panels;
 
 /// How often the interface is asked whether it still answers.
 pub const PING_EVERY: Duration = Duration::from_millis(500);
@@ -48,12 +46,7 @@ impl Heartbeat {
     }
 }
 
-/// What the interface says after the reload.
-#[derive(Debug, Clone, Serialize)]
-pub struct Recovery {
-    /// Titles of the pages that were running (one of them froze the window).
-    pub panels: Vec<Localized>,
-}
+pub use ipc::Recovery;
 
 #[derive(Default)]
 struct State_ {
@@ -88,7 +81,7 @@ pub fn start(app: AppHandle) {
         .spawn(move || loop {
             std::thread::sleep(PING_EVERY);
             let dog = app.state::<Watchdog>();
-            let tables = app.state::<Tables>();
+            let panels = app.state::<Panels>();
             let stalled = {
                 let mut s = dog.lock();
                 s.seq += 1;
@@ -97,7 +90,7 @@ pub fn start(app: AppHandle) {
                     let _ = ch.send(seq);
                 }
                 s.heartbeat
-                    .stalled(Instant::now(), tables.mounts.count() > 0)
+                    .stalled(Instant::now(), panels.mounts.count() > 0)
             };
             if stalled {
                 recover(&app);
@@ -108,19 +101,19 @@ pub fn start(app: AppHandle) {
 
 /// Ends the stuck page and brings the window back with the room's panel code off.
 fn recover(app: &AppHandle) {
-    let tables = app.state::<Tables>();
-    let panels = tables.mounts.titles();
+    let state = app.state::<Panels>();
+    let panels = state.mounts.titles();
     tracing::warn!(
         pages = panels.len(),
         "a panel page stopped the window answering: ending its web process"
     );
-    if let Some(room) = tables.consent.current() {
-        if let Err(e) = tables.consent.set(&room, Some(PanelCode::Blocks)) {
+    if let Some(room) = state.consent.current() {
+        if let Err(e) = state.consent.set(&room, Some(PanelCode::Blocks)) {
             tracing::warn!("could not remember the room's panel code as off: {e}");
         }
     }
-    tables.consent.leave();
-    tables.mounts.clear();
+    state.consent.leave();
+    state.mounts.clear();
     {
         let dog = app.state::<Watchdog>();
         let mut s = dog.lock();
@@ -148,7 +141,12 @@ fn recover(app: &AppHandle) {
 
 /// The interface opens its side of the heartbeat (once per page load).
 #[tauri::command]
-pub fn watch_stalls(dog: State<'_, Watchdog>, on_ping: Channel<u64>) {
+pub fn watch_stalls(
+    dog: State<'_, Watchdog>,
+    args: ipc::cmd::WatchStalls,
+    on_ping: Channel<ipc::Message<ipc::cmd::WatchStalls>>,
+) -> ipc::Reply<ipc::cmd::WatchStalls> {
+    let ipc::cmd::WatchStalls {} = args;
     let mut s = dog.lock();
     s.channel = Some(on_ping);
     s.heartbeat.answered(Instant::now());
@@ -156,13 +154,18 @@ pub fn watch_stalls(dog: State<'_, Watchdog>, on_ping: Channel<u64>) {
 
 /// The interface still answers.
 #[tauri::command]
-pub fn pong(dog: State<'_, Watchdog>) {
+pub fn pong(dog: State<'_, Watchdog>, args: ipc::cmd::Pong) -> ipc::Reply<ipc::cmd::Pong> {
+    let ipc::cmd::Pong {} = args;
     dog.lock().heartbeat.answered(Instant::now());
 }
 
 /// Why the window was reloaded, once: the interface rejoins and says so.
 #[tauri::command]
-pub fn stall_recovery(dog: State<'_, Watchdog>) -> Option<Recovery> {
+pub fn stall_recovery(
+    dog: State<'_, Watchdog>,
+    args: ipc::cmd::StallRecovery,
+) -> ipc::Reply<ipc::cmd::StallRecovery> {
+    let ipc::cmd::StallRecovery {} = args;
     let r = dog.lock().recovery.take();
     if r.is_some() {
         tracing::info!("the reloaded window was told which panel pages froze it");

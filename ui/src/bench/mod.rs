@@ -6,61 +6,27 @@ mod tools;
 mod vars;
 
 use leptos::prelude::*;
-use serde::Deserialize;
 pub use tools::IntentLog;
 
 use crate::i18n::{tr, Locale};
 use crate::table::Table;
 use crate::Screen;
 
-/// The backend's report after each (re)load of the pack.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct BenchStatus {
-    pub dir: String,
-    pub viewer: String,
-    /// Everything the pack's build would refuse (empty when it loaded).
-    pub problems: Vec<Problem>,
-    pub panels: Vec<BenchPanel>,
-    pub reloads: u64,
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct Problem {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-    pub hint: String,
-}
-
-impl Problem {
-    fn place(&self) -> String {
-        if self.line > 0 {
-            format!("{}:{}:{}", self.file, self.line, self.column)
-        } else {
-            self.file.clone()
-        }
-    }
-}
-
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct BenchPanel {
-    pub id: String,
-    pub audience: String,
-}
+pub use ipc::Problem;
 
 /// Rejoins the bench's table as `viewer` on a fresh table model.
 fn switch_viewer(viewer: &'static str) {
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
     let owner = use_context::<crate::AppOwner>().expect("app owner");
     let table = owner.0.with(Table::new);
-    let args = serde_json::json!({ "viewer": viewer, "onEvent": table.channel() });
+    let channel = table.channel();
+    let view = ipc::cmd::BenchView {
+        viewer: viewer.into(),
+    };
     leptos::task::spawn_local(async move {
-        match crate::bridge::invoke::<_, serde_json::Value>("bench_view", &args).await {
+        match crate::bridge::call_streaming(&view, &channel).await {
             Ok(joined) => {
-                table
-                    .bench
-                    .set(serde_json::from_value(joined["bench"].clone()).ok());
+                table.bench.set(joined.bench);
                 screen.set(Screen::Play(table));
             }
             Err(e) => table.bench.update(|b| {

@@ -3,22 +3,12 @@
 //! re-resolve from it like at a real table.
 
 use leptos::prelude::*;
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::i18n::{tr, Locale};
 use crate::table::Table;
 
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-pub struct BenchVar {
-    pub id: String,
-    pub label: String,
-    pub kind: String,
-    pub value: Value,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
-    pub hidden: bool,
-}
+pub use ipc::BenchVar;
 
 fn shown(v: &Value) -> String {
     match v {
@@ -36,8 +26,8 @@ fn set(
     value: String,
 ) {
     leptos::task::spawn_local(async move {
-        let args = json!({"id": id, "kind": kind, "value": value});
-        match crate::bridge::invoke::<_, Vec<BenchVar>>("bench_set_var", &args).await {
+        let args = ipc::cmd::BenchSetVar { id, kind, value };
+        match crate::bridge::call(&args).await {
             Ok(l) => {
                 let _ = list.try_set(l);
                 let _ = problem.try_set(None);
@@ -59,8 +49,7 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
     Effect::new(move |_| {
         reloads.get();
         leptos::task::spawn_local(async move {
-            if let Ok(l) = crate::bridge::invoke::<_, Vec<BenchVar>>("bench_vars", &json!({})).await
-            {
+            if let Ok(l) = crate::bridge::call(&ipc::cmd::BenchVars {}).await {
                 let _ = list.try_set(l);
             }
         });

@@ -189,25 +189,31 @@ fn KeyRow(table: Table, entry: KeyEntry, cols: Vec<String>) -> impl IntoView {
     }
 }
 
+/// What a Copy button puts on the clipboard.
+#[derive(Clone, Copy)]
+enum Copy {
+    Key,
+    Invite,
+}
+
 /// The freshly minted key, shown once: copy it, or copy a whole invite; closing forgets it.
 #[component]
 fn Reveal(table: Table) -> impl IntoView {
     let locale = locale();
     let copied = RwSignal::new(None::<Result<&'static str, String>>);
-    let copy = move |command: &'static str, done: &'static str| {
+    let copy = move |command: Copy, done: &'static str| {
         let Some(key) = table
             .keeper
             .with_untracked(|k| k.reveal().map(|r| r.key.expose().to_string()))
         else {
             return;
         };
-        let args = if command == "copy_invite" {
-            serde_json::json!({ "key": key, "room": super::own_room(table) })
-        } else {
-            serde_json::json!({ "text": key })
-        };
+        let room = super::own_room(table);
         leptos::task::spawn_local(async move {
-            let r = crate::bridge::invoke::<_, ()>(command, &args).await;
+            let r = match command {
+                Copy::Invite => crate::bridge::call(&ipc::cmd::CopyInvite { room, key }).await,
+                Copy::Key => crate::bridge::call(&ipc::cmd::CopyText { text: key }).await,
+            };
             copied.set(Some(r.map(|_| done)));
         });
     };
@@ -223,10 +229,10 @@ fn Reveal(table: Table) -> impl IntoView {
                     <p class="warning">{tr(locale.get(), "keeper.reveal.once")}</p>
                     <code id="minted-key" class="secret">{key}</code>
                     <div class="row">
-                        <button id="copy-key" class="secondary" on:click=move |_| copy("copy_text", "keeper.reveal.copied")>
+                        <button id="copy-key" class="secondary" on:click=move |_| copy(Copy::Key, "keeper.reveal.copied")>
                             {tr(locale.get(), "keeper.reveal.copy")}
                         </button>
-                        <button id="copy-invite" class="secondary" on:click=move |_| copy("copy_invite", "keeper.reveal.invite_copied")>
+                        <button id="copy-invite" class="secondary" on:click=move |_| copy(Copy::Invite, "keeper.reveal.invite_copied")>
                             {tr(locale.get(), "keeper.reveal.copy_invite")}
                         </button>
                         <button id="reveal-done" class="primary" on:click=close>

@@ -74,11 +74,7 @@ pub fn GalleryOverlay(table: Table) -> impl IntoView {
     let listen = move |hash: Option<String>| {
         listening.set(hash.clone());
         leptos::task::spawn_local(async move {
-            let _ = crate::bridge::invoke::<_, ()>(
-                "preview_sound",
-                &serde_json::json!({ "hash": hash }),
-            )
-            .await;
+            let _ = crate::bridge::call(&ipc::cmd::PreviewSound { hash }).await;
         });
     };
     // Closing the gallery ends the listening.

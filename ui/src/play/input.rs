@@ -27,9 +27,7 @@ pub fn InputBox(table: Table) -> impl IntoView {
     // The native open dialog; the backend reads the picked files from disk (never the page).
     let on_pick = move |_| {
         leptos::task::spawn_local(async move {
-            let _ =
-                crate::bridge::invoke::<_, Vec<u64>>("pick_and_share", &crate::bridge::NoArgs {})
-                    .await;
+            let _ = crate::bridge::call(&ipc::cmd::PickAndShare {}).await;
         });
     };
     let sharing_off =
@@ -106,7 +104,7 @@ pub fn InputBox(table: Table) -> impl IntoView {
                         view! {
                             <button class="link upload-cancel" on:click=move |_| {
                                 leptos::task::spawn_local(async move {
-                                    let _ = crate::bridge::invoke::<_, ()>("cancel_upload", &serde_json::json!({ "id": id })).await;
+                                    let _ = crate::bridge::call(&ipc::cmd::CancelUpload { id }).await;
                                 });
                             }>{move || tr(locale.get(), "upload.cancel")}</button>
                         }.into_any()

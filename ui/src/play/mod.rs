@@ -50,8 +50,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
         if let crate::table::Status::Refused { reason } = table.status.get() {
             notice.0.set(Some(reason));
             leptos::task::spawn_local(async move {
-                let _ =
-                    crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+                let _ = crate::bridge::call(&ipc::cmd::LeaveTable {}).await;
                 screen.set(crate::Screen::Connect);
             });
         }
@@ -66,8 +65,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 .0
                 .set(Some(crate::i18n::tr(l, "keeper.room_gone").to_string()));
             leptos::task::spawn_local(async move {
-                let _ =
-                    crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+                let _ = crate::bridge::call(&ipc::cmd::LeaveTable {}).await;
                 screen.set(crate::Screen::Connect);
             });
         }

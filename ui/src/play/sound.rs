@@ -3,7 +3,6 @@
 //! profile's WebView storage) and applied by the backend's mixer.
 
 use leptos::prelude::*;
-use serde::Deserialize;
 use sound::levels::Levels;
 
 use crate::i18n::{tr, Locale};
@@ -11,12 +10,6 @@ use crate::table::Table;
 
 const KEY: &str = "studio.sound";
 const LAYERS: [&str; 3] = ["bgm", "ambience", "sfx"];
-
-#[derive(Clone, Debug, Default, Deserialize)]
-struct Report {
-    layers: Vec<(String, f32)>,
-    output_peak: Option<f32>,
-}
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
@@ -35,9 +28,11 @@ fn apply(levels: &Levels) {
             let _ = s.set_item(KEY, &t);
         }
     }
-    let args = serde_json::json!({ "levels": levels });
+    let set = ipc::cmd::SetSoundLevels {
+        levels: levels.clone(),
+    };
     leptos::task::spawn_local(async move {
-        let _ = crate::bridge::invoke::<_, ()>("set_sound_levels", &args).await;
+        let _ = crate::bridge::call(&set).await;
     });
 }
 
@@ -64,19 +59,14 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let open = RwSignal::new(false);
     let levels = RwSignal::new(load());
-    let report = RwSignal::new(Report::default());
+    let report = RwSignal::new(ipc::SoundReport::default());
     // Meters refresh while the popover is open.
     let poll = StoredValue::new(None::<IntervalHandle>);
     Effect::new(move |_| {
         if open.get() {
             let refresh = move || {
                 leptos::task::spawn_local(async move {
-                    if let Ok(r) = crate::bridge::invoke::<_, Report>(
-                        "sound_report",
-                        &crate::bridge::NoArgs {},
-                    )
-                    .await
-                    {
+                    if let Ok(r) = crate::bridge::call(&ipc::cmd::GetSoundReport {}).await {
                         let _ = report.try_set(r);
                     }
                 });

@@ -36,7 +36,7 @@ pub fn StatusBar(table: Table) -> impl IntoView {
     };
     let leave = move |_| {
         leptos::task::spawn_local(async move {
-            let _ = crate::bridge::invoke::<_, ()>("leave_table", &crate::bridge::NoArgs {}).await;
+            let _ = crate::bridge::call(&ipc::cmd::LeaveTable {}).await;
             screen.set(Screen::Connect);
         });
     };

@@ -4,17 +4,9 @@
 
 use leptos::prelude::*;
 use protocol::session::export::{to_html, to_markdown};
-use serde::Serialize;
 
 use crate::i18n::{tr, Locale};
 use crate::table::Table;
-
-#[derive(Serialize)]
-struct SaveArgs {
-    name: String,
-    html: bool,
-    content: String,
-}
 
 #[component]
 pub fn StoryTools(table: Table) -> impl IntoView {
@@ -45,12 +37,12 @@ pub fn StoryTools(table: Table) -> impl IntoView {
         };
         let name = format!("{room} {date}.{}", if html { "html" } else { "md" });
         leptos::task::spawn_local(async move {
-            let args = SaveArgs {
+            let save = ipc::cmd::SaveTranscript {
                 name,
                 html,
                 content,
             };
-            let result = crate::bridge::invoke::<_, Option<String>>("save_transcript", &args).await;
+            let result = crate::bridge::call(&save).await;
             saved.set(match result {
                 Ok(Some(path)) => Some(format!(
                     "{} {path}",

@@ -93,6 +93,9 @@ macro_rules! tagged_union {
         }
 
         impl $name {
+            /// Every tag this client knows, in declaration order.
+            pub const TAGS: &'static [&'static str] = &[$( $unit_wire, )* $( $data_wire, )*];
+
             /// The tag this value carries on the wire.
             pub fn tag(&self) -> &str {
                 match self {

@@ -6,6 +6,42 @@ use serde_json::{Map, Value};
 
 use super::common::{present, Localized, PanelFallback, Scalar};
 
+/// One block kind of the `ui` vocabulary and its fields as the engine checks them
+/// (`core/panels.py`, `_validate_block`); `visible_when` goes on any block. The one list the
+/// pack reader, the template resolver and [`UiBlock`] share.
+#[derive(Debug, PartialEq, Eq)]
+pub struct BlockKind {
+    pub kind: &'static str,
+    pub required: &'static [&'static str],
+    pub optional: &'static [&'static str],
+}
+
+macro_rules! kinds {
+    ($($kind:literal: [$($req:literal),*] [$($opt:literal),*]),* $(,)?) => {
+        &[$(BlockKind { kind: $kind, required: &[$($req),*], optional: &[$($opt),*] }),*]
+    };
+}
+
+/// Every block kind, in the spec's order.
+pub const BLOCK_KINDS: &[BlockKind] = kinds![
+    "meter": ["label", "value", "min", "max"] [],
+    "stat": ["label", "value"] [],
+    "badge": ["label"] ["tone"],
+    "text": ["text"] ["style"],
+    "divider": [] [],
+    "choices": ["options"] ["prompt"],
+    "image": ["src"] ["caption", "alt"],
+    "letter": ["body"] ["from", "to", "date"],
+    "clipping": ["headline", "body"] ["source", "date"],
+    "map_pin": ["src", "label", "x", "y"] ["note"],
+    "title_card": ["title"] ["subtitle", "act"],
+];
+
+/// The kind named `kind`, if the vocabulary has it.
+pub fn block_kind(kind: &str) -> Option<&'static BlockKind> {
+    BLOCK_KINDS.iter().find(|k| k.kind == kind)
+}
+
 tagged_union! {
     /// One resolved `ui` block, tagged by `kind`. A kind this client does not know —
     /// or a known kind whose fields do not fit — decodes to `Unknown`, which
@@ -257,4 +293,20 @@ impl UiManifestPanel {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UiManifest {
     pub panels: Vec<UiManifestPanel>,
+}
+
+#[cfg(test)]
+mod kinds_tests {
+    use super::*;
+
+    #[test]
+    fn the_decoder_and_the_vocabulary_name_the_same_kinds() {
+        let mut listed: Vec<&str> = BLOCK_KINDS.iter().map(|k| k.kind).collect();
+        let mut decoded: Vec<&str> = UiBlock::TAGS.to_vec();
+        listed.sort_unstable();
+        decoded.sort_unstable();
+        assert_eq!(listed, decoded);
+        assert_eq!(block_kind("map_pin").map(|k| k.required.len()), Some(4));
+        assert!(block_kind("video").is_none());
+    }
 }

@@ -272,9 +272,19 @@ impl SessionModel {
                 self.now_playing.reset(state);
                 changes.media = true;
             }
-            // Admin replies, pongs, pack cards and unknown frames are not the play
-            // screen's: the app routes them elsewhere.
-            _ => {}
+            // Not the story's (see `crate::route`): the keeper console's, the transport's, or
+            // a type this client does not know.
+            ServerFrame::AdminConfig(_)
+            | ServerFrame::AdminModels(_)
+            | ServerFrame::AdminKeys(_)
+            | ServerFrame::AdminRoomOp(_)
+            | ServerFrame::AdminError(_)
+            | ServerFrame::AdminSkills(_)
+            | ServerFrame::AdminRules(_)
+            | ServerFrame::AdminGenerated(_)
+            | ServerFrame::AdminUpdate(_)
+            | ServerFrame::Pong(_)
+            | ServerFrame::Unknown { .. } => {}
         }
         if let Some(window) = &mut self.replay {
             // The replay timeout counts from the welcome that opened the window.

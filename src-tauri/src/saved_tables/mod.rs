@@ -1,6 +1,11 @@
 //! Saved tables: name, ticket, room and role in a plain JSON file; the invite key — a secret —
 //! in the OS keyring, or where no keyring answers, in a file only the user can read (0600).
 
+mod commands;
+mod follow;
+
+pub use commands::*;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -22,15 +27,9 @@ pub struct SavedTable {
     pub refused: Option<String>,
 }
 
-/// Where a remembered key would be kept, told to the person before anything is saved.
-#[derive(Debug, Clone, Serialize)]
-pub struct KeyStorage {
-    /// The OS keyring answers.
-    pub keyring: bool,
-    /// The private (0600) file used when it does not.
-    pub file: String,
-}
+pub use ipc::KeyStorage;
 
+#[derive(Clone)]
 pub struct SavedTables {
     dir: PathBuf,
 }
@@ -76,7 +75,7 @@ impl SavedTables {
 
     /// Records a successful join (and its key) under a stable id for ticket + room.
     pub fn remember(&self, ticket: &str, room: &str, role: &str, key: &str) -> Result<(), String> {
-        let id = table_id(ticket, room);
+        let id = crate::seat::table_id(ticket, room);
         let mut tables = self.list();
         tables.retain(|t| t.id != id);
         tables.push(SavedTable {
@@ -180,13 +179,6 @@ fn keyring_answers() -> bool {
     keyring_enabled()
         && keyring::Entry::new(KEYRING_SERVICE, "studio-probe")
             .is_ok_and(|e| matches!(e.get_password(), Ok(_) | Err(keyring::Error::NoEntry)))
-}
-
-/// A saved table's id: also how the room's panel-code answer is named.
-pub(crate) fn table_id(ticket: &str, room: &str) -> String {
-    use sha2::{Digest, Sha256};
-    let digest = Sha256::digest(format!("{}\n{room}", ticket.trim()).as_bytes());
-    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 fn now_ms() -> u64 {

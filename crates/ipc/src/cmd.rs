@@ -1,0 +1,132 @@
+//! Every command the backend registers: arguments as fields, reply after `->`, and the channel
+//! (argument name and message type) of those that stream. Grouped by the feature that owns them.
+
+use protocol::ClientFrame;
+use serde::{Deserialize, Serialize};
+
+use crate::views::*;
+use crate::{Command, PumpBatch, Streams};
+
+/// Declares each command's struct and impls, and [`ALL`], the list the app must register.
+macro_rules! commands {
+    ($(
+        $(#[$meta:meta])*
+        $name:ident = $wire:literal { $( $(#[$fmeta:meta])* $field:ident : $ty:ty ),* $(,)? }
+            -> $reply:ty $( , streams $channel:literal : $message:ty )? ;
+    )*) => {
+        $(
+            $(#[$meta])*
+            #[derive(Clone, Serialize, Deserialize)]
+            pub struct $name { $( $(#[$fmeta])* pub $field: $ty, )* }
+
+            impl Command for $name {
+                const NAME: &'static str = $wire;
+                type Reply = $reply;
+            }
+
+            $( impl Streams for $name {
+                const CHANNEL: &'static str = $channel;
+                type Message = $message;
+            } )?
+        )*
+
+        /// Every command's name, as the backend must register it.
+        pub const ALL: &[&str] = &[ $( $wire ),* ];
+    };
+}
+
+commands! {
+    // The app and its window.
+    /// What the connect screen shows about this build.
+    StudioInfo = "studio_info" {} -> StudioInfoView;
+    /// The ticket given on the command line (or by a `loreweaver:` link), once.
+    StartupTicket = "startup_ticket" {} -> Option<String>;
+    /// Opens the log folder; the reply says where it is.
+    OpenLogFolder = "open_log_folder" {} -> String;
+    /// A desktop notification; `kind` is logged, never the words.
+    Notify = "notify" { kind: String, title: String, body: String } -> ();
+
+    // The table in play.
+    /// Dials a ticket and joins with an invite key; frames then flow on the channel.
+    JoinTable = "join_table" {
+        ticket: String,
+        key: String,
+        name: Option<String>,
+        /// Save the table and its key once the welcome names the room (default: yes).
+        remember: Option<bool>,
+    } -> Joined, streams "onEvent": PumpBatch;
+    /// Starts the demo table in-process (Local only) and joins it as keeper.
+    PlayDemo = "play_demo" {} -> Joined, streams "onEvent": PumpBatch;
+    /// Joins the table in play again after the window reloaded.
+    RejoinTable = "rejoin_table" {} -> Joined, streams "onEvent": PumpBatch;
+    /// One client frame (checked by the transport before it reaches the wire).
+    SendFrame = "send_frame" { frame: ClientFrame } -> ();
+    /// Leaves the table (and stops the demo or bench table).
+    LeaveTable = "leave_table" {} -> ();
+    /// Saves the story as a file the person picks; the reply is where, or none if cancelled.
+    SaveTranscript = "save_transcript" { name: String, html: bool, content: String } -> Option<String>;
+
+    // Saved tables.
+    /// Where a remembered key would go: the OS keyring, or this private file.
+    KeyStorageInfo = "key_storage" {} -> KeyStorage;
+    /// Tables joined before, most recent first (no keys).
+    ListSavedTables = "list_saved_tables" {} -> Vec<SavedTable>;
+    /// Joins a saved table with its stored key.
+    JoinSavedTable = "join_saved_table" { id: String } -> Joined, streams "onEvent": PumpBatch;
+    /// Forgets a saved table and its key.
+    ForgetSavedTable = "forget_saved_table" { id: String } -> ();
+
+    // Panels.
+    /// Mounts panel `panel`'s tier-2 page; the reply is its URL and nonce.
+    MountPanel = "mount_panel" { panel: String, theme: Option<serde_json::Value> } -> Mounted;
+    /// Ends a mounted page: its URL stops answering.
+    UnmountPanel = "unmount_panel" { url: String } -> ();
+    /// The room's panel-code answer, if the person gave one.
+    GetPanelCode = "panel_code" { room: String } -> Option<PanelCode>;
+    /// The person's answer for the room in play (none: ask again).
+    SetPanelCode = "set_panel_code" { room: String, code: Option<PanelCode> } -> ();
+    /// The answer for a saved table, from the connect screen.
+    SetSavedPanelCode = "set_saved_panel_code" { id: String, code: Option<PanelCode> } -> ();
+    /// Starts the stall watchdog's pings; the page answers each with [`Pong`].
+    WatchStalls = "watch_stalls" {} -> (), streams "onPing": u64;
+    /// The page is alive.
+    Pong = "pong" {} -> ();
+    /// After a reload the watchdog forced: which pages were running.
+    StallRecovery = "stall_recovery" {} -> Option<Recovery>;
+
+    // Sound.
+    /// The person's master and layer levels and mutes.
+    SetSoundLevels = "set_sound_levels" { levels: sound::levels::Levels } -> ();
+    /// Each layer's level now, for the popover's meters.
+    GetSoundReport = "sound_report" {} -> SoundReport;
+    /// Plays a sound of the room for this person only, or stops it (no hash).
+    PreviewSound = "preview_sound" { hash: Option<String> } -> ();
+
+    // Media.
+    /// Shares files (paths) with the table; the reply is the uploads' ids.
+    ShareFiles = "share_files" { paths: Vec<String> } -> Vec<u64>;
+    /// Asks for files, then shares them like [`ShareFiles`].
+    PickAndShare = "pick_and_share" {} -> Vec<u64>;
+    /// Cancels upload `id`.
+    CancelUpload = "cancel_upload" { id: u64 } -> ();
+
+    // Keeper screens.
+    /// Puts text on the clipboard.
+    CopyText = "copy_text" { text: String } -> ();
+    /// Puts the table's ticket and a key, as one invite, on the clipboard.
+    CopyInvite = "copy_invite" { room: String, key: String } -> ();
+
+    // The pack bench.
+    /// The pack folder given on the command line, once.
+    StartupPack = "startup_pack" {} -> Option<String>;
+    /// Asks for a pack folder.
+    PickPackFolder = "pick_pack_folder" {} -> Option<String>;
+    /// Opens the pack bench on `dir`, viewing as `viewer` (`keeper` by default).
+    OpenPack = "open_pack" { dir: String, viewer: Option<String> } -> Joined, streams "onEvent": PumpBatch;
+    /// Rejoins the bench's table as `viewer`.
+    BenchView = "bench_view" { viewer: String } -> Joined, streams "onEvent": PumpBatch;
+    /// Every variable of the bench's room.
+    BenchVars = "bench_vars" {} -> Vec<BenchVar>;
+    /// Sets one variable; the reply is the room's whole list.
+    BenchSetVar = "bench_set_var" { id: String, kind: String, value: String } -> Vec<BenchVar>;
+}

@@ -1,0 +1,137 @@
+//! What commands answer: plain data the UI shows. Every string here that can come from outside
+//! (a server, a file) has passed the frames' sanitiser in the backend before it is sent.
+
+use protocol::frame::Localized;
+use serde::{Deserialize, Serialize};
+
+/// This build, for the connect screen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudioInfoView {
+    pub studio_version: String,
+    pub protocol_version: String,
+    /// When this process started (ms since the epoch), for the bench's cold-start figure.
+    pub started_at_ms: Option<f64>,
+}
+
+/// The answer to a join: what the connect screen hands over to the play view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Joined {
+    pub demo: bool,
+    /// Set when this is the pack bench.
+    pub bench: Option<BenchStatus>,
+}
+
+/// Where a remembered key would be kept, told to the person before anything is saved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeyStorage {
+    /// The OS keyring answers.
+    pub keyring: bool,
+    /// The private (0600) file used when it does not.
+    pub file: String,
+}
+
+/// A table joined before, as the connect screen lists it. Carries no secret.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedTable {
+    pub id: String,
+    pub name: String,
+    pub ticket: String,
+    pub room: String,
+    pub role: String,
+    /// The room's panel-code answer; none: asked on the next join.
+    pub panel_code: Option<PanelCode>,
+    /// Why the table last refused this key (revoked, deleted), until a join succeeds again.
+    pub refused: Option<String>,
+}
+
+/// The person's answer for one room's panel code (tier-2 pages).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PanelCode {
+    /// The room's tier-2 pages run (sandboxed).
+    Run,
+    /// Only their declared fallback blocks are drawn.
+    Blocks,
+}
+
+/// A mounted tier-2 page: where it is served, and the nonce its page must echo.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Mounted {
+    pub url: String,
+    pub nonce: String,
+}
+
+/// The window was reloaded because a panel page froze it: which pages were running.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Recovery {
+    pub panels: Vec<Localized>,
+}
+
+/// The mixer now, for the sound popover's meters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SoundReport {
+    /// Each layer and its level.
+    pub layers: Vec<(String, f32)>,
+    /// Layers with a track of their own now (playing or paused; effects not counted).
+    pub sounding: Vec<String>,
+    /// The loudest sample of the output's last block (headless only).
+    pub output_peak: Option<f32>,
+}
+
+/// The pack bench's report after each (re)load of the pack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchStatus {
+    pub dir: String,
+    /// The connection's role: `keeper` or `player`.
+    pub viewer: String,
+    /// Empty when the pack loaded; else everything its build would refuse (the last good
+    /// pack stays served).
+    pub problems: Vec<Problem>,
+    /// Every panel of the pack and who receives it.
+    pub panels: Vec<BenchPanel>,
+    /// Reloads so far (0 = the first load).
+    pub reloads: u64,
+}
+
+/// One thing a pack's build would refuse, where it is.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Problem {
+    /// The file, relative to the pack folder.
+    pub file: String,
+    /// 1-based; 0 when the problem is the file as a whole.
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Problem {
+    /// `file:line:column`, or the file alone when there is no position.
+    pub fn place(&self) -> String {
+        if self.line > 0 {
+            format!("{}:{}:{}", self.file, self.line, self.column)
+        } else {
+            self.file.clone()
+        }
+    }
+}
+
+/// A panel of the bench's pack and who receives it (`all`, `keeper`, `players`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchPanel {
+    pub id: String,
+    pub audience: String,
+}
+
+/// A variable of the bench's room, hidden ones too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchVar {
+    pub id: String,
+    pub label: String,
+    pub kind: String,
+    pub value: serde_json::Value,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    /// Keeper-only: players never receive it.
+    pub hidden: bool,
+}

@@ -1,0 +1,14 @@
+//! Studio's own files: saved tables, panel-code answers, the demo table.
+
+use std::path::PathBuf;
+
+/// `~/.loreweaver/studio` (`STUDIO_DATA_DIR` moves it).
+pub fn studio_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
+        return PathBuf::from(dir);
+    }
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_default();
+    home.join(".loreweaver/studio")
+}
