@@ -4,157 +4,53 @@
 //! capture), over a Local-only iroh endpoint bound to 127.0.0.1. Studio starts one
 //! in-process for "Play the demo table"; tests start one per case; pack authors run
 //! `cargo run -p local-table -- serve --keys keys.toml --data DIR --pack DIR`.
+//!
+//! Inside, four layers, each importing only the ones below it (`tests/layers.rs` keeps it so):
+//! `model` (room state, no I/O) ← `rules` (what a frame or command does) ← `wire` (the QUIC
+//! side: carrier, sessions, media streams) ← `table` (start, shutdown, the demo). Outside
+//! the crate only this file's re-exports are visible: the small modules below keep the paths
+//! the app, the tests and xtask already use, and nothing more.
 
-pub mod admin;
-pub mod admin_rooms;
-pub mod audio;
-pub mod carrier;
-pub mod commands;
-pub mod dice;
-pub mod ids;
-pub mod keeper;
-pub mod keystore;
-pub mod media;
-pub mod packs;
-pub mod room;
-pub mod session;
-pub mod skills;
-pub mod state;
-pub mod story;
-pub mod svg;
-pub mod systems;
+mod error;
+mod model;
+mod rules;
 pub mod table;
-pub mod vars;
 pub mod watch;
+mod wire;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
-pub use keystore::{member_id, KeyEntry, KeySource};
+pub use error::Error;
+pub use model::saved::Var;
+pub use rules::config::{Limits, Pacing, TableConfig};
+pub use rules::keystore::{member_id, KeyEntry, KeySource};
 pub use table::{DemoKeys, RunningTable};
 
-#[derive(Debug, thiserror::Error)]
-pub enum Error {
-    #[error("keys file: {0}")]
-    Keys(String),
-    #[error("bind: {0}")]
-    Bind(String),
-    #[error("io: {0}")]
-    Io(#[from] std::io::Error),
-    /// A pack folder the engine's pack build would refuse, with every problem found.
-    #[error("pack {0}: {problems}", problems = lines(.1))]
-    Lint(String, Vec<pack::Problem>),
-    #[error("story: {0}")]
-    Story(String),
+/// Access keys as tests and tools mint and name them.
+pub mod keystore {
+    pub use crate::rules::keystore::{key_id, KeyEntry, KeySource};
 }
 
-fn lines(problems: &[pack::Problem]) -> String {
-    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
-    list.join("; ")
+/// Fresh ids (tests name their temporary folders with them).
+pub mod ids {
+    pub use crate::model::ids::new_id;
 }
 
-/// How fast the scripted Keeper "types".
-#[derive(Debug, Clone)]
-pub struct Pacing {
-    /// Pause between two `narrative_delta` chunks.
-    pub delta: Duration,
-    /// Pause before a dice/npc frame, and between tool rounds.
-    pub beat: Duration,
-    /// How long `admin_generate` "thinks" before answering.
-    pub generate: Duration,
+/// The Local-only endpoint and the line reader, for in-test clients.
+pub mod carrier {
+    pub use crate::wire::carrier::bind;
+    pub use crate::wire::lines::LineReader;
 }
 
-impl Pacing {
-    /// A human reading pace, for the demo.
-    pub fn human() -> Self {
-        Self {
-            delta: Duration::from_millis(120),
-            beat: Duration::from_millis(600),
-            generate: Duration::from_secs(3),
-        }
-    }
-
-    /// Fast enough for tests, still asynchronous (other frames can interleave).
-    pub fn fast() -> Self {
-        Self {
-            delta: Duration::from_millis(2),
-            beat: Duration::from_millis(5),
-            generate: Duration::from_millis(50),
-        }
-    }
+/// Loading a pack folder the way the table does (the pack bench's first check).
+pub mod packs {
+    pub use crate::rules::packs::load;
+    pub use pack::Problem;
 }
 
-/// Limits the engine enforces, with its defaults.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    pub join_timeout: Duration,
-    /// Inputs one member may send per `input_window`.
-    pub inputs_per_member: usize,
-    /// Inputs a whole room may send per `input_window`.
-    pub inputs_per_room: usize,
-    pub input_window: Duration,
-    pub uploads_per_minute: usize,
-    pub image_max_bytes: u64,
-    pub image_room_quota: u64,
-    pub audio_max_bytes: u64,
-    pub audio_room_quota: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            join_timeout: Duration::from_secs(10),
-            inputs_per_member: 10,
-            inputs_per_room: 40,
-            input_window: Duration::from_secs(10),
-            uploads_per_minute: 10,
-            image_max_bytes: 8 << 20,
-            image_room_quota: 512 << 20,
-            audio_max_bytes: 128 << 20,
-            audio_room_quota: 2 << 30,
-        }
-    }
-}
-
-/// Everything a table needs to start.
-#[derive(Debug, Clone)]
-pub struct TableConfig {
-    pub keys: KeySource,
-    /// Media blobs, room snapshots and backups live here.
-    pub data_dir: PathBuf,
-    /// Pack source folders (`pack.yaml` + `ui/panels.yaml` + assets).
-    pub packs: Vec<PathBuf>,
-    /// The scripted module folder (`story.json` + assets); `None` uses the built-in demo.
-    pub story: Option<PathBuf>,
-    /// A fixed identity, so a restarted table keeps its ticket.
-    pub secret_key: Option<iroh::SecretKey>,
-    /// 0 picks a free port; a fixed port keeps the ticket across restarts.
-    pub port: u16,
-    pub pacing: Pacing,
-    pub limits: Limits,
-    /// The operator's self-update command; enables the `update` feature for keepers.
-    pub update_command: Option<String>,
-    pub locale: String,
-    /// A new room starts with every pack enabled (the pack bench: an author's own pack).
-    pub enable_packs: bool,
-}
-
-impl TableConfig {
-    pub fn new(keys: KeySource, data_dir: impl Into<PathBuf>) -> Self {
-        Self {
-            keys,
-            data_dir: data_dir.into(),
-            packs: vec![],
-            story: None,
-            secret_key: None,
-            port: 0,
-            pacing: Pacing::human(),
-            limits: Limits::default(),
-            update_command: None,
-            locale: "en".into(),
-            enable_packs: false,
-        }
-    }
+/// The keeper's provider settings (their `Debug` must never print a key).
+pub mod admin {
+    pub use crate::rules::admin_config::{AdminState, Credential};
 }
 
 /// The entry point.

@@ -11,8 +11,8 @@ use std::time::{Duration, SystemTime};
 use notify_debouncer_mini::notify::{RecommendedWatcher, RecursiveMode};
 use notify_debouncer_mini::{new_debouncer, Debouncer};
 
+use crate::error::Error;
 use crate::table::PacksHandle;
-use crate::Error;
 
 /// Saves that land within this window become one reload.
 pub const DEBOUNCE: Duration = Duration::from_millis(120);

@@ -2,8 +2,11 @@
 //! join handshake, version gate and reconnects, and the verified media channel and cache.
 //!
 //! Nothing here knows about Tauri: the app, `cargo xtask dial`/`bench` and the tests all drive
-//! the same code. [`testpeer`] is a tiny engine double for tests and the bench.
+//! the same code. `testpeer` (feature `test-peer`) is a tiny engine double for tests, and `bench`
+//! (feature `bench`) the loopback measurements of `cargo xtask bench`: test code the shipped app
+//! does not compile.
 
+#[cfg(feature = "bench")]
 pub mod bench;
 mod cache_files;
 pub mod endpoint;
@@ -13,6 +16,7 @@ pub mod media;
 pub mod media_cache;
 pub mod session;
 mod supervisor;
+#[cfg(feature = "test-peer")]
 pub mod testpeer;
 /// Reading a pasted ticket lives in its own pure crate (fuzzed there); re-exported here.
 pub use ::ticket;

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::ids::new_id;
-use crate::systems::Character;
+use crate::model::character::Character;
+use crate::model::ids::new_id;
+use crate::model::saved::{Line, Saved};
 
 /// What a connection's writer task is asked to do.
 #[derive(Debug)]
@@ -41,94 +41,15 @@ impl Member {
     }
 }
 
-/// A module variable. `hidden` marks a keeper-only row that has not been exposed.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Var {
-    pub id: String,
-    pub label: String,
-    pub kind: String,
-    pub value: Value,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<i64>,
-    #[serde(default)]
-    pub hidden: bool,
-}
-
-/// One transcript line (player utterance or Keeper prose) and the dice/npc frames
-/// that followed it live, in order.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Line {
-    pub frame: Value,
-    #[serde(default)]
-    pub events: Vec<Value>,
-}
-
-/// A stored media blob's index row.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct MediaRecord {
-    pub hash: String,
+/// An accepted media offer waiting for its PUT (only on the same connection).
+#[derive(Debug, Clone)]
+pub struct Pending {
+    pub conn: u64,
+    pub uploader: String,
+    pub name: String,
     pub mime: String,
     pub size: u64,
-    pub name: String,
-    pub uploader: String,
-    pub created_at: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Pregen {
-    pub name: String,
-    #[serde(default)]
-    pub claimed_by: String,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// Everything about a room that survives a restart (and an export/import).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Saved {
-    #[serde(default)]
-    pub history: Vec<Line>,
-    /// Dice/npc frames seen before the first transcript line.
-    #[serde(default)]
-    pub lead_events: Vec<Value>,
-    /// `(member id, character)` in creation order.
-    #[serde(default)]
-    pub chars: Vec<(String, Character)>,
-    #[serde(default)]
-    pub vars: Vec<Var>,
-    /// Persisted audio layers (`audio_state.layers` entries) for bgm/ambience.
-    #[serde(default)]
-    pub audio: Vec<Value>,
-    #[serde(default)]
-    pub media: Vec<MediaRecord>,
-    #[serde(default)]
-    pub media_history: Vec<Value>,
-    #[serde(default)]
-    pub audio_items: Vec<Value>,
-    #[serde(default = "yes")]
-    pub media_enabled: bool,
-    #[serde(default)]
-    pub packs: Vec<String>,
-    #[serde(default)]
-    pub skills: Vec<String>,
-    #[serde(default)]
-    pub beat: usize,
-    #[serde(default)]
-    pub scene: Option<Value>,
-    #[serde(default)]
-    pub pregens: Vec<Pregen>,
-}
-
-impl Default for Saved {
-    fn default() -> Self {
-        serde_json::from_value(json!({})).expect("defaults")
-    }
+    pub sha256: String,
 }
 
 /// Kept only while the table runs.
@@ -138,7 +59,7 @@ pub struct Live {
     pub inputs: HashMap<String, VecDeque<Instant>>,
     pub room_inputs: VecDeque<Instant>,
     pub uploads: HashMap<String, VecDeque<Instant>>,
-    pub pending: HashMap<String, crate::media::Pending>,
+    pub pending: HashMap<String, Pending>,
 }
 
 pub struct RoomState {
@@ -179,27 +100,6 @@ impl Room {
     pub fn lock(&self) -> MutexGuard<'_, RoomState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
-
-    /// Writes the saved state next to the other rooms (best effort: a failed write
-    /// only costs persistence across a restart).
-    pub fn persist(&self) {
-        if self.deleted.load(std::sync::atomic::Ordering::Relaxed) {
-            return;
-        }
-        let text = {
-            let st = self.lock();
-            serde_json::to_string_pretty(&st.saved)
-        };
-        if let Ok(text) = text {
-            if let Some(dir) = self.file.parent() {
-                let _ = std::fs::create_dir_all(dir);
-            }
-            let tmp = self.file.with_extension(format!("{}.tmp", new_id()));
-            if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &self.file).is_err() {
-                let _ = std::fs::remove_file(&tmp);
-            }
-        }
-    }
 }
 
 impl RoomState {
@@ -216,12 +116,6 @@ impl RoomState {
             if let Some(frame) = render(m) {
                 m.send(&frame);
             }
-        }
-    }
-
-    pub fn keepers(&self, frame: &Value) {
-        for m in self.live.members.iter().filter(|m| m.is_keeper()) {
-            m.send(frame);
         }
     }
 
@@ -245,10 +139,6 @@ impl RoomState {
             Some(line) => line.events.push(frame),
             None => self.saved.lead_events.push(frame),
         }
-    }
-
-    pub fn member(&self, conn: u64) -> Option<&Member> {
-        self.live.members.iter().find(|m| m.conn == conn)
     }
 
     pub fn character(&self, member_id: &str) -> Option<&Character> {
@@ -330,11 +220,28 @@ impl RoomState {
         );
         out.extend(self.saved.audio_items.iter().rev().take(50).rev().cloned());
         if !self.saved.audio_items.is_empty() || !self.saved.audio.is_empty() {
-            out.push(crate::audio::join_state(self));
+            out.push(self.audio_state());
         }
         if !self.saved.media_enabled {
             out.push(json!({"type": "media_enabled", "enabled": false}));
         }
         out
+    }
+
+    /// The `audio_state` frame as the engine sends it (to joiners and after each bgm/ambience
+    /// control): all three layers, sfx never playing.
+    pub fn audio_state(&self) -> Value {
+        let layers: Vec<Value> = ["ambience", "bgm", "sfx"]
+            .iter()
+            .map(|layer| {
+                self.saved
+                    .audio
+                    .iter()
+                    .find(|l| l["layer"] == *layer)
+                    .cloned()
+                    .unwrap_or_else(|| json!({"layer": layer, "playing": false}))
+            })
+            .collect();
+        json!({"type": "audio_state", "layers": layers})
     }
 }

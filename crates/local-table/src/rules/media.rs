@@ -1,37 +1,23 @@
-//! Media: offers on the control stream, PUT/GET on extra bidirectional streams.
-//! Blobs are stored by sha256 under `data_dir/media/<room>/`.
+//! Media decisions: offers on the control stream, what a PUT may store and what a GET may
+//! serve. Blobs are stored by sha256 under `data_dir/media/<room>/`; moving their bytes over
+//! extra streams is the wire's part (`wire::media`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use iroh::endpoint::{Connection, RecvStream, SendStream};
 use serde_json::{json, Value};
 use sha2::Digest as _;
 
-pub use crate::audio::audio_command;
-use crate::carrier::LineReader;
-use crate::ids::{new_id, now_ts};
-use crate::keystore::hex;
-use crate::room::{MediaRecord, Member, Room, RoomState};
-use crate::session::error;
-use crate::state::broadcast_state;
-use crate::table::Table;
+use crate::model::ids::{hex, new_id, now_ts};
+use crate::model::room::{Member, Pending, Room, RoomState};
+use crate::model::saved::MediaRecord;
+use crate::rules::context::Context;
+use crate::rules::reply::error;
+use crate::rules::state::broadcast_state;
+use crate::rules::{packs, story, svg};
 
-const CHUNK: usize = 64 * 1024;
-
-/// An accepted offer waiting for its PUT (only on the same connection).
-#[derive(Debug, Clone)]
-pub struct Pending {
-    pub conn: u64,
-    pub uploader: String,
-    pub name: String,
-    pub mime: String,
-    pub size: u64,
-    pub sha256: String,
-}
-
-fn limits_for(table: &Table, mime: &str) -> (u64, u64) {
-    let l = &table.cfg.limits;
+fn limits_for(ctx: &Context, mime: &str) -> (u64, u64) {
+    let l = &ctx.cfg.limits;
     if mime.starts_with("audio/") {
         (l.audio_max_bytes, l.audio_room_quota)
     } else {
@@ -57,7 +43,7 @@ pub fn media_frame(r: &MediaRecord, from: &str) -> Value {
 /// recording it for join replay. Returns the frame.
 fn publish(st: &mut RoomState, r: &MediaRecord, from: &str, image_frame: Option<Value>) -> Value {
     if r.mime.starts_with("audio/") {
-        let mut frame = crate::story::audio_item(r, new_id());
+        let mut frame = story::audio_item(r, new_id());
         frame["from"] = json!(from);
         st.saved
             .audio_items
@@ -73,7 +59,7 @@ fn publish(st: &mut RoomState, r: &MediaRecord, from: &str, image_frame: Option<
     }
 }
 
-pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+pub fn offer(ctx: &Context, room: &Arc<Room>, member: &Member, frame: &Value) {
     let mut st = room.lock();
     if !st.saved.media_enabled {
         return member.send(&error("media_disabled"));
@@ -86,7 +72,7 @@ pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
     {
         window.pop_front();
     }
-    if window.len() >= table.cfg.limits.uploads_per_minute {
+    if window.len() >= ctx.cfg.limits.uploads_per_minute {
         return member.send(&error("media_rate_limited"));
     }
     window.push_back(now);
@@ -114,7 +100,7 @@ pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
     if !protocol::media::is_upload_mime(&mime) {
         return member.send(&error("media_bad_mime"));
     }
-    let (max, quota) = limits_for(table, &mime);
+    let (max, quota) = limits_for(ctx, &mime);
     if size == 0 || size > max {
         return member.send(&error("media_too_large"));
     }
@@ -154,7 +140,7 @@ pub fn offer(table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
     member.send(&json!({"type": "media_accept", "upload_id": upload_id}));
 }
 
-pub fn set_enabled(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+pub fn set_enabled(room: &Arc<Room>, member: &Member, frame: &Value) {
     if !member.is_keeper() {
         return member.send(&error("forbidden"));
     }
@@ -168,7 +154,7 @@ pub fn set_enabled(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Va
     room.persist();
 }
 
-pub fn avatar_set(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Value) {
+pub fn avatar_set(room: &Arc<Room>, member: &Member, frame: &Value) {
     // Only the caller's own character may be bound: naming anyone else is refused outright.
     if ["character", "target", "name", "user_id"]
         .iter()
@@ -196,95 +182,37 @@ pub fn avatar_set(_table: &Table, room: &Arc<Room>, member: &Member, frame: &Val
     room.persist();
 }
 
-/// Serves the connection's extra bidirectional streams (one PUT or GET each).
-pub async fn accept_streams(table: Arc<Table>, room: Arc<Room>, member: Member, conn: Connection) {
-    while let Ok((send, recv)) = conn.accept_bi().await {
-        let (table, room, member) = (table.clone(), room.clone(), member.clone());
-        tokio::spawn(async move { media_stream(&table, &room, &member, send, recv).await });
+/// The accepted offer `upload_id`, taken, if this connection made it.
+pub fn take_pending(room: &Room, member: &Member, upload_id: &str) -> Option<Pending> {
+    let mut st = room.lock();
+    match st.live.pending.get(upload_id) {
+        Some(p) if p.conn == member.conn => st.live.pending.remove(upload_id),
+        _ => None,
     }
 }
 
-async fn reply_line(send: &mut SendStream, frame: &Value) {
-    let mut line = frame.to_string();
-    line.push('\n');
-    let _ = send.write_all(line.as_bytes()).await;
-}
-
-async fn media_stream(
-    table: &Table,
+/// Checks a PUT's bytes against its offer, stores them and publishes the record. Returns the
+/// hash, or the error code the uploader gets.
+pub fn store(
+    ctx: &Context,
     room: &Arc<Room>,
-    member: &Member,
-    mut send: SendStream,
-    recv: RecvStream,
-) {
-    let mut lines = LineReader::new(recv);
-    let header: Value = match lines.next_line().await {
-        Some(line) => serde_json::from_str(&line).unwrap_or(Value::Null),
-        None => return,
-    };
-    let result = match header["op"].as_str() {
-        Some("put") => put(table, room, member, &header, lines, &mut send).await,
-        Some("get") => get(table, room, &header, &mut send).await,
-        _ => Err("bad_frame"),
-    };
-    if let Err(code) = result {
-        reply_line(&mut send, &error(code)).await;
-    }
-    let _ = send.finish();
-    // Keep the stream alive until the peer has read the reply.
-    let _ = tokio::time::timeout(Duration::from_secs(5), send.stopped()).await;
-}
-
-async fn put(
-    table: &Table,
-    room: &Arc<Room>,
-    member: &Member,
-    header: &Value,
-    lines: LineReader,
-    send: &mut SendStream,
-) -> Result<(), &'static str> {
-    let upload_id = header["upload_id"].as_str().unwrap_or("");
-    let pending = {
-        let mut st = room.lock();
-        match st.live.pending.get(upload_id) {
-            Some(p) if p.conn == member.conn => st.live.pending.remove(upload_id),
-            _ => None,
-        }
-    }
-    .ok_or("media_bad_upload")?;
-    let (mut data, mut recv) = lines.into_parts();
-    let mut buf = vec![0u8; CHUNK];
-    while (data.len() as u64) < pending.size {
-        match recv.read(&mut buf).await {
-            Ok(Some(n)) => data.extend_from_slice(&buf[..n]),
-            _ => break,
-        }
-        if data.len() as u64 > pending.size {
-            break;
-        }
-    }
-    // A body longer than offered shows up as extra bytes before the peer finishes.
-    if data.len() as u64 == pending.size {
-        if let Ok(Ok(Some(n))) =
-            tokio::time::timeout(Duration::from_millis(300), recv.read(&mut buf)).await
-        {
-            data.extend_from_slice(&buf[..n]);
-        }
-    }
+    pending: Pending,
+    data: &[u8],
+) -> Result<String, &'static str> {
     if data.len() as u64 != pending.size {
         return Err("media_size_mismatch");
     }
-    let hash = hex(&sha2::Sha256::digest(&data));
+    let hash = hex(&sha2::Sha256::digest(data));
     if hash != pending.sha256 {
         return Err("media_hash_mismatch");
     }
-    if pending.mime == "image/svg+xml" && crate::svg::validate(&data).is_err() {
+    if pending.mime == "image/svg+xml" && svg::validate(data).is_err() {
         return Err("media_bad_svg");
     }
-    let dir = table.media_dir(&room.name);
+    let dir = ctx.media_dir(&room.name);
     std::fs::create_dir_all(&dir).map_err(|_| "server_error")?;
     let tmp = dir.join(format!(".{}.tmp", new_id()));
-    std::fs::write(&tmp, &data)
+    std::fs::write(&tmp, data)
         .and_then(|_| std::fs::rename(&tmp, dir.join(&hash)))
         .map_err(|_| "server_error")?;
     let record = MediaRecord {
@@ -298,7 +226,7 @@ async fn put(
     };
     {
         let mut st = room.lock();
-        let (_, quota) = limits_for(table, &record.mime);
+        let (_, quota) = limits_for(ctx, &record.mime);
         if !st.saved.media.iter().any(|r| r.hash == hash) {
             if room_bytes(&st, record.mime.starts_with("audio/")) + record.size > quota {
                 return Err("media_quota_exceeded");
@@ -308,18 +236,16 @@ async fn put(
         publish(&mut st, &record, &pending.uploader, None);
     }
     room.persist();
-    reply_line(send, &json!({"op": "put_ok", "hash": hash})).await;
-    Ok(())
+    Ok(hash)
 }
 
-/// Room media first, then assets of packs enabled in this room, else media_not_found.
-async fn get(
-    table: &Table,
-    room: &Arc<Room>,
-    header: &Value,
-    send: &mut SendStream,
-) -> Result<(), &'static str> {
-    let hash = header["hash"].as_str().unwrap_or("").to_lowercase();
+/// `(bytes, mime, name)` a GET of `hash` serves: room media first, then assets of packs
+/// enabled in this room, else `media_not_found`.
+pub fn blob(
+    ctx: &Context,
+    room: &Room,
+    hash: &str,
+) -> Result<(Vec<u8>, String, String), &'static str> {
     let (record, enabled) = {
         let st = room.lock();
         (
@@ -329,25 +255,15 @@ async fn get(
     };
     let (bytes, mime, name) = match record {
         Some(r) => {
-            let bytes = std::fs::read(table.media_dir(&room.name).join(&r.hash))
+            let bytes = std::fs::read(ctx.media_dir(&room.name).join(&r.hash))
                 .map_err(|_| "media_not_found")?;
             (bytes, r.mime, r.name)
         }
-        None => crate::packs::asset_bytes(table, &enabled, &hash).ok_or("media_not_found")?,
+        None => packs::asset_bytes(&ctx.packs, &enabled, hash).ok_or("media_not_found")?,
     };
     // Re-verify before serving: a blob changed on disk is not what the hash promised.
     if hex(&sha2::Sha256::digest(&bytes)) != hash {
         return Err("media_not_found");
     }
-    reply_line(
-        send,
-        &json!({"op": "get", "hash": hash, "size": bytes.len(), "mime": mime, "name": name}),
-    )
-    .await;
-    for chunk in bytes.chunks(CHUNK) {
-        if send.write_all(chunk).await.is_err() {
-            break;
-        }
-    }
-    Ok(())
+    Ok((bytes, mime, name))
 }

@@ -3,9 +3,9 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::commands::{system_all, system_frame};
-use crate::ids::{new_id, now_ts};
-use crate::room::{Member, RoomState};
+use crate::model::ids::{new_id, now_ts};
+use crate::model::room::{Member, RoomState};
+use crate::rules::reply::{system_all, system_frame};
 
 /// Finds a library item by exact name/title, hash prefix, or name substring.
 fn find_audio(st: &RoomState, query: &str) -> Option<Value> {
@@ -88,29 +88,8 @@ fn parse_fade(arg: &str) -> Option<u64> {
     None
 }
 
-/// The state frame as the engine sends it: all three layers, sfx never playing.
-fn state_frame(st: &RoomState) -> Value {
-    let layers: Vec<Value> = ["ambience", "bgm", "sfx"]
-        .iter()
-        .map(|layer| {
-            st.saved
-                .audio
-                .iter()
-                .find(|l| l["layer"] == *layer)
-                .cloned()
-                .unwrap_or_else(|| json!({"layer": layer, "playing": false}))
-        })
-        .collect();
-    json!({"type": "audio_state", "layers": layers})
-}
-
 fn layer_mut<'a>(st: &'a mut RoomState, layer: &str) -> Option<&'a mut Value> {
     st.saved.audio.iter_mut().find(|l| l["layer"] == layer)
-}
-
-/// The audio_state a joiner gets (the engine's shape).
-pub fn join_state(st: &RoomState) -> Value {
-    state_frame(st)
 }
 
 /// `announce` adds the system reply a typed command gets; story cues stay silent.
@@ -218,7 +197,7 @@ pub fn audio_command(st: &mut RoomState, member: &Member, layer: &str, rest: &st
     st.broadcast(&Value::Object(control));
     // A fresh audio_state follows every bgm/ambience control.
     if layer != "sfx" {
-        let frame = state_frame(st);
+        let frame = st.audio_state();
         st.broadcast(&frame);
     }
     if announce {

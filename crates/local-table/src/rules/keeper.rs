@@ -6,17 +6,20 @@ use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
 
-use crate::commands::dice_frame;
-use crate::ids::new_id;
-use crate::room::{Member, Room, RoomState};
-use crate::state::broadcast_state;
-use crate::table::Table;
+use crate::model::ids::new_id;
+use crate::model::room::{Member, Room, RoomState};
+use crate::rules::config::Pacing;
+use crate::rules::context::Context;
+use crate::rules::reply::dice_frame;
+use crate::rules::state::broadcast_state;
+use crate::rules::story::Story;
+use crate::rules::{audio, dice, packs, systems};
 
 const FALLBACK: &str =
     "The Keeper considers your action, and the scene waits on your next move. What do you do?";
 
-pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _text: &str) {
-    let pacing = table.cfg.pacing.clone();
+pub async fn run_turn(ctx: &Arc<Context>, room: &Arc<Room>, member: &Member, _text: &str) {
+    let pacing = ctx.cfg.pacing.clone();
     let (actor, pc_name, beat) = {
         let mut st = room.lock();
         let actor = st.display_name(&member.id, &member.name);
@@ -27,7 +30,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
         st.broadcast(&json!({"type": "turn_status", "status": "busy", "actor": actor}));
         let n = st.saved.beat;
         st.saved.beat += 1;
-        let beat = table.story.as_ref().and_then(|s| s.beat(n)).cloned();
+        let beat = ctx.story.as_ref().and_then(|s| s.beat(n)).cloned();
         (actor, pc_name, beat)
     };
     let steps = match &beat {
@@ -88,7 +91,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
                     "name": body["name"], "text": body["text"], "format": "markdown"});
                 room.lock().publish_event(frame);
             }
-            "ui" => ui.push(resolve_blocks(table, body)),
+            "ui" => ui.push(resolve_blocks(ctx.story.as_ref(), body)),
             "panel_event" => panel_events.push(body.clone()),
             "var" => apply_var(&mut room.lock(), body),
             "audio" => {
@@ -96,7 +99,7 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
                 let media = body["media"].as_str().unwrap_or("");
                 let layer = body["layer"].as_str().unwrap_or("bgm");
                 let mut st = room.lock();
-                crate::media::audio_command(
+                audio::audio_command(
                     &mut st,
                     &keeper_stand_in(member),
                     layer,
@@ -114,14 +117,14 @@ pub async fn run_turn(table: &Arc<Table>, room: &Arc<Room>, member: &Member, _te
     for frame in &ui {
         st.broadcast(frame);
     }
-    deliver_panel_events(table, &st, &panel_events);
+    deliver_panel_events(&ctx.packs, &st, &panel_events);
     st.broadcast(&json!({"type": "turn_status", "status": "idle"}));
     broadcast_state(&st, false);
 }
 
 /// Streams `text` as a few deltas at the configured pace, without holding the room lock
 /// while sleeping (so other members' frames and joins interleave naturally).
-async fn stream(room: &Room, id: &str, text: &str, pacing: &crate::Pacing) {
+async fn stream(room: &Room, id: &str, text: &str, pacing: &Pacing) {
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     for chunk in words.chunks(6) {
         let piece: String = chunk.concat();
@@ -157,7 +160,7 @@ fn dice(st: &mut RoomState, member: &Member, actor: &str, body: &Value) -> Optio
     let kind = body["kind"].as_str().unwrap_or("check");
     match kind {
         "roll" => {
-            let r = crate::dice::roll(body["expr"].as_str().unwrap_or("1d6")).ok()?;
+            let r = dice::roll(body["expr"].as_str().unwrap_or("1d6")).ok()?;
             let mut b = Map::new();
             b.insert("kind".into(), json!("roll"));
             b.insert("expr".into(), json!(r.expr));
@@ -169,19 +172,16 @@ fn dice(st: &mut RoomState, member: &Member, actor: &str, body: &Value) -> Optio
         "subsystem" => {
             let spec = body["loss"].as_str().unwrap_or("0/1d2");
             let ch = st.character_mut(&member.id)?;
-            let check = crate::systems::sanity_check(ch, spec).ok()?;
+            let check = systems::sanity_check(ch, spec).ok()?;
             Some(dice_frame(actor, check.frame))
         }
         "opposed" => {
-            let (l, r) = (crate::dice::d100(), crate::dice::d100());
+            let (l, r) = (dice::d100(), dice::d100());
             let (lt, rt) = (
                 body["left_target"].as_i64().unwrap_or(50),
                 body["right_target"].as_i64().unwrap_or(50),
             );
-            let (lo, ro) = (
-                crate::systems::coc_outcome(l, lt),
-                crate::systems::coc_outcome(r, rt),
-            );
+            let (lo, ro) = (systems::coc_outcome(l, lt), systems::coc_outcome(r, rt));
             let (ltier, rtier) = (
                 lo["tier"].as_i64().unwrap_or(0),
                 ro["tier"].as_i64().unwrap_or(0),
@@ -216,7 +216,7 @@ fn dice(st: &mut RoomState, member: &Member, actor: &str, body: &Value) -> Optio
             } else {
                 Some(body["target"].as_i64().unwrap_or(50))
             };
-            let mut check = crate::systems::skill_check(ch, skill, explicit).ok()?;
+            let mut check = systems::skill_check(ch, skill, explicit).ok()?;
             check.frame.insert(
                 "detail".into(),
                 json!({"bonus": 0, "penalty": 0, "modifier": 0, "proficient": false}),
@@ -243,7 +243,7 @@ fn apply_var(st: &mut RoomState, body: &Value) {
 
 /// A story `ui` step to a wire `ui` frame: `src` paths become `{hash, mime, size}`;
 /// a block whose picture is not reachable from the room is dropped, as the engine does.
-fn resolve_blocks(table: &Table, body: &Value) -> Value {
+fn resolve_blocks(story: Option<&Story>, body: &Value) -> Value {
     let mut frame = body.clone();
     let blocks: Vec<Value> = body["blocks"]
         .as_array()
@@ -253,7 +253,7 @@ fn resolve_blocks(table: &Table, body: &Value) -> Value {
         .filter_map(|mut block| {
             let src = block.get("src").and_then(Value::as_str).map(str::to_string);
             if let Some(src) = src {
-                let rec = table.story.as_ref()?.resolve(&src)?;
+                let rec = story?.resolve(&src)?;
                 let obj = block.as_object_mut()?;
                 obj.remove("src");
                 obj.insert("hash".into(), json!(rec.hash));
@@ -280,7 +280,7 @@ fn resolve_blocks(table: &Table, body: &Value) -> Value {
 }
 
 /// Each event reaches only members whose own manifest holds the panel (max 20 a turn).
-fn deliver_panel_events(table: &Table, st: &RoomState, events: &[Value]) {
+fn deliver_panel_events(served: &packs::Packs, st: &RoomState, events: &[Value]) {
     for ev in events.iter().take(20) {
         let panel = ev["panel"].as_str().unwrap_or("");
         let frame = json!({"type": "panel_event", "panel": panel, "payload": ev["payload"]});
@@ -288,7 +288,7 @@ fn deliver_panel_events(table: &Table, st: &RoomState, events: &[Value]) {
             continue;
         }
         st.broadcast_with(|m| {
-            let ids = crate::packs::panel_ids(table, &st.saved.packs, m.is_keeper());
+            let ids = packs::panel_ids(served, &st.saved.packs, m.is_keeper());
             ids.iter().any(|p| p == panel).then(|| frame.clone())
         });
     }

@@ -2,32 +2,10 @@
 //! Sheets are data-shaped like the engine's: resources, then the sheet's attributes in order.
 
 use rand::Rng;
-use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::dice;
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Resource {
-    pub id: String,
-    pub label: String,
-    pub value: i64,
-    pub max: i64,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Character {
-    pub name: String,
-    pub system: String,
-    pub resources: Vec<Resource>,
-    /// Sheet order matters on the wire, so a Vec of pairs rather than a map.
-    pub attributes: Vec<(String, i64)>,
-    pub skills: Vec<(String, i64)>,
-    #[serde(default)]
-    pub status_effects: Vec<String>,
-    #[serde(default)]
-    pub avatar: Option<Value>,
-}
+use crate::model::character::{Character, Resource};
+use crate::rules::dice;
 
 /// The `systems` list the state frame advertises.
 pub fn systems_list() -> Value {
@@ -137,39 +115,6 @@ fn res(id: &str, label: &str, value: i64, max: i64) -> Resource {
         label: label.into(),
         value,
         max,
-    }
-}
-
-impl Character {
-    pub fn resources_json(&self) -> Value {
-        Value::Array(
-            self.resources
-                .iter()
-                .map(|r| json!({"id": r.id, "label": r.label, "value": r.value, "max": r.max}))
-                .collect(),
-        )
-    }
-
-    pub fn attributes_json(&self) -> Value {
-        let mut map = Map::new();
-        for (k, v) in &self.attributes {
-            map.insert(k.clone(), json!(v));
-        }
-        Value::Object(map)
-    }
-
-    pub fn resource_mut(&mut self, id: &str) -> Option<&mut Resource> {
-        self.resources.iter_mut().find(|r| r.id == id)
-    }
-
-    /// A skill or attribute value by case-insensitive name, with its display name.
-    pub fn stat(&self, name: &str) -> Option<(String, i64)> {
-        let wanted = name.trim().to_lowercase();
-        self.skills
-            .iter()
-            .chain(self.attributes.iter())
-            .find(|(k, _)| k.to_lowercase() == wanted)
-            .cloned()
     }
 }
 

@@ -1,4 +1,5 @@
-//! Per-connection session logic: join/leave, frame dispatch, and the input choke.
+//! Per-connection session logic: join/leave, frame dispatch, and the input choke. What a
+//! frame then does is the rules' part; this side decides only when and in what order.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -6,47 +7,17 @@ use std::time::Instant;
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
-use crate::room::{Member, Room};
-use crate::state::{broadcast_state, state_for};
-use crate::table::Table;
-
-/// The engine's English wording for each error code.
-pub fn message(code: &str) -> &'static str {
-    match code {
-        "bad_key" => "Unknown access key.",
-        "bad_frame" => "Malformed message.",
-        "input_too_long" => "Messages may contain at most 4,000 characters. Nothing was sent.",
-        "rate_limited" => "You're sending messages too quickly. Please wait a moment.",
-        "join_timeout" => "No join message arrived in time.",
-        "too_many_connections" => "Too many connections.",
-        "server_error" => "Something went wrong on the server.",
-        "forbidden" => "That action requires a keeper key.",
-        "demo_unavailable" => "The sample adventure is not available in this room.",
-        "media_disabled" => "Media uploads are disabled in this room.",
-        "media_rate_limited" => "Too many uploads. Please wait a minute.",
-        "media_bad_offer" => "The upload offer was malformed.",
-        "media_bad_mime" => "That file type is not supported.",
-        "media_too_large" => "That file is too large.",
-        "media_bad_hash" => "The upload's sha256 is malformed.",
-        "media_quota_exceeded" => "This room's media storage is full.",
-        "media_size_mismatch" => "The upload's size did not match its offer.",
-        "media_hash_mismatch" => "The upload's bytes did not match their sha256.",
-        "media_bad_upload" => "Unknown or expired upload.",
-        "media_bad_svg" => "That SVG uses features that are not allowed.",
-        "media_not_found" => "Media not found.",
-        _ => "Error.",
-    }
-}
-
-pub fn error(code: &str) -> Value {
-    json!({"type": "error", "code": code, "message": message(code)})
-}
+use crate::model::room::{Member, Room};
+use crate::rules::context::Context;
+use crate::rules::reply::error;
+use crate::rules::state::broadcast_state;
+use crate::rules::{admin, commands, media, packs};
 
 /// The join sequence, all under the room lock so no live frame can land inside it:
 /// welcome, presence to all, replay, state to all, then this viewer's manifest.
-pub fn join(table: &Table, room: &Arc<Room>, member: &Member) {
+pub fn join(ctx: &Context, room: &Arc<Room>, member: &Member) {
     // Read before taking the room lock (admin code never holds both at once).
-    let imagegen = (table.admin.lock())
+    let imagegen = (ctx.admin.lock())
         .unwrap_or_else(|e| e.into_inner())
         .imagegen_configured();
     let mut st = room.lock();
@@ -55,17 +26,17 @@ pub fn join(table: &Table, room: &Arc<Room>, member: &Member) {
     if imagegen {
         features.push("imagegen");
     }
-    if st.saved.history.is_empty() && table.story.is_some() {
+    if st.saved.history.is_empty() && ctx.story.is_some() {
         features.push("demo");
     }
-    if member.is_keeper() && table.cfg.update_command.is_some() {
+    if member.is_keeper() && ctx.cfg.update_command.is_some() {
         features.push("update");
     }
     member.send(&json!({
         "type": "welcome", "protocol": protocol::PROTOCOL_VERSION, "features": features,
         "room": room.name,
         "you": {"id": member.id, "name": member.name, "role": member.role},
-        "locale": table.cfg.locale, "server": "loreweaver/1",
+        "locale": ctx.cfg.locale, "server": "loreweaver/1",
         "version": env!("CARGO_PKG_VERSION"),
     }));
     st.live.members.push(member.clone());
@@ -75,11 +46,11 @@ pub fn join(table: &Table, room: &Arc<Room>, member: &Member) {
         member.send(&frame);
     }
     broadcast_state(&st, false);
-    let manifest = crate::packs::manifest_frame(table, &st.saved.packs, member.is_keeper());
+    let manifest = packs::manifest_frame(&ctx.packs, &st.saved.packs, member.is_keeper());
     member.send(&manifest);
 }
 
-pub fn leave(_table: &Table, room: &Arc<Room>, member: &Member) {
+pub fn leave(room: &Arc<Room>, member: &Member) {
     let mut st = room.lock();
     st.live.members.retain(|m| m.conn != member.conn);
     st.live.pending.retain(|_, p| p.conn != member.conn);
@@ -90,30 +61,24 @@ pub fn leave(_table: &Table, room: &Arc<Room>, member: &Member) {
     room.persist();
 }
 
-/// The member's current role per the keystore (a demoted or deleted key loses its
-/// powers mid-connection, as the engine re-authorizes each frame). `None`: revoked.
-pub fn current_role(table: &Table, room: &Room, member: &Member) -> Option<String> {
-    table.keys.by_member(&member.id, &room.name).map(|e| e.role)
-}
-
 /// Inputs from one connection run one at a time, in order, on their own task, so the
 /// read loop keeps answering pings and admin frames during a long Keeper turn.
 pub fn input_queue(
-    table: Arc<Table>,
+    ctx: Arc<Context>,
     room: Arc<Room>,
     member: Member,
 ) -> mpsc::UnboundedSender<String> {
     let (tx, mut rx) = mpsc::unbounded_channel::<String>();
     tokio::spawn(async move {
         while let Some(text) = rx.recv().await {
-            crate::commands::run_input(&table, &room, &member, &text).await;
+            commands::run_input(&ctx, &room, &member, &text).await;
         }
     });
     tx
 }
 
-fn allow_input(table: &Table, room: &Room, member: &Member) -> bool {
-    let limits = &table.cfg.limits;
+fn allow_input(ctx: &Context, room: &Room, member: &Member) -> bool {
+    let limits = &ctx.cfg.limits;
     let now = Instant::now();
     let mut st = room.lock();
     let live = &mut st.live;
@@ -141,7 +106,7 @@ fn allow_input(table: &Table, room: &Room, member: &Member) -> bool {
 
 /// Length and rate checks, then queue. Shared by `input` and `panel_intent`.
 fn submit(
-    table: &Table,
+    ctx: &Context,
     room: &Room,
     member: &Member,
     inputs: &mpsc::UnboundedSender<String>,
@@ -154,7 +119,7 @@ fn submit(
     if text.trim().is_empty() {
         return;
     }
-    if !allow_input(table, room, member) {
+    if !allow_input(ctx, room, member) {
         member.send(&error("rate_limited"));
         return;
     }
@@ -162,7 +127,7 @@ fn submit(
 }
 
 pub async fn on_line(
-    table: &Arc<Table>,
+    ctx: &Arc<Context>,
     room: &Arc<Room>,
     member: &Member,
     inputs: &mpsc::UnboundedSender<String>,
@@ -177,26 +142,26 @@ pub async fn on_line(
         "ping" => member
             .send(&json!({"type": "pong", "t": frame.get("t").cloned().unwrap_or(Value::Null)})),
         "input" => match frame.get("text").and_then(Value::as_str) {
-            Some(text) => submit(table, room, member, inputs, text.to_string()),
+            Some(text) => submit(ctx, room, member, inputs, text.to_string()),
             None => member.send(&error("bad_frame")),
         },
-        "panel_intent" => panel_intent(table, room, member, inputs, &frame),
+        "panel_intent" => panel_intent(ctx, room, member, inputs, &frame),
         "list_pack_cards" => {
-            if !allow_input(table, room, member) {
+            if !allow_input(ctx, room, member) {
                 return member.send(&error("rate_limited"));
             }
-            member.send(&json!({"type": "pack_cards", "cards": crate::packs::cards(table)}));
+            member.send(&json!({"type": "pack_cards", "cards": packs::cards(&ctx.packs)}));
         }
-        "media_offer" => crate::media::offer(table, room, member, &frame),
-        "media_set_enabled" => crate::media::set_enabled(table, room, member, &frame),
-        "avatar_set" => crate::media::avatar_set(table, room, member, &frame),
-        k if k.starts_with("admin_") => crate::admin::dispatch(table, room, member, &frame).await,
+        "media_offer" => media::offer(ctx, room, member, &frame),
+        "media_set_enabled" => media::set_enabled(room, member, &frame),
+        "avatar_set" => media::avatar_set(room, member, &frame),
+        k if k.starts_with("admin_") => admin::dispatch(ctx, room, member, &frame).await,
         _ => member.send(&error("bad_frame")),
     }
 }
 
 fn panel_intent(
-    table: &Table,
+    ctx: &Context,
     room: &Arc<Room>,
     member: &Member,
     inputs: &mpsc::UnboundedSender<String>,
@@ -218,7 +183,7 @@ fn panel_intent(
         return member.send(&error("bad_frame"));
     }
     let enabled = room.lock().saved.packs.clone();
-    let allowed = crate::packs::panel_ids(table, &enabled, member.is_keeper());
+    let allowed = packs::panel_ids(&ctx.packs, &enabled, member.is_keeper());
     if !allowed.iter().any(|p| p == panel) {
         return member.send(&error("forbidden"));
     }
@@ -230,11 +195,5 @@ fn panel_intent(
     } else {
         value.to_string()
     };
-    submit(table, room, member, inputs, text);
-}
-
-/// One member's state (after a private change like an avatar).
-pub fn send_state(room: &Room, member: &Member) {
-    let st = room.lock();
-    member.send(&state_for(&st, member, false));
+    submit(ctx, room, member, inputs, text);
 }

@@ -3,9 +3,10 @@
 
 use serde_json::{json, Value};
 
-use crate::commands::system_frame;
-use crate::room::{Member, RoomState};
-use crate::state::broadcast_state;
+use crate::model::room::{Member, RoomState};
+use crate::model::saved::Var;
+use crate::rules::reply::system_frame;
+use crate::rules::state::broadcast_state;
 
 pub fn command(st: &mut RoomState, member: &Member, rest: &str) {
     if !member.is_keeper() {
@@ -142,7 +143,7 @@ pub fn set_from_bench(st: &mut RoomState, id: &str, kind: &str, raw: &str) -> Re
                 "number" | "bool" | "text" | "enum" => kind,
                 _ => return Err(format!("unknown kind: {kind}")),
             };
-            st.saved.vars.push(crate::room::Var {
+            st.saved.vars.push(Var {
                 id: id.into(),
                 label: id.into(),
                 kind: kind.into(),

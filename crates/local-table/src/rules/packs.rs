@@ -3,19 +3,46 @@
 //! job (shared with the pack bench, so the lint and the table never disagree); audience is
 //! resolved here and never rides the wire.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
+use pack::{Pack, Panel};
 use serde_json::{json, Value};
 
-use crate::commands::{system_all, system_frame};
-use crate::room::{Member, Room, Var};
-use crate::table::Table;
-
-pub use pack::{Audience, Pack, Panel, Problem};
+use crate::error::Error;
+use crate::model::room::{Member, Room};
+use crate::model::saved::Var;
+use crate::rules::reply::{system_all, system_frame};
 
 /// Reads and checks a pack folder; every problem the pack build would refuse comes back.
-pub fn load(dir: &std::path::Path) -> Result<Pack, crate::Error> {
-    pack::load(dir).map_err(|problems| crate::Error::Lint(dir.display().to_string(), problems))
+pub fn load(dir: &std::path::Path) -> Result<Pack, Error> {
+    pack::load(dir).map_err(|problems| Error::Lint(dir.display().to_string(), problems))
+}
+
+/// The packs a table serves. Swapped one pack at a time on a hot reload; readers take a snapshot.
+pub struct Packs(RwLock<Vec<Arc<Pack>>>);
+
+impl Packs {
+    pub fn new(packs: Vec<Arc<Pack>>) -> Self {
+        Self(RwLock::new(packs))
+    }
+
+    /// Every pack served, as of now.
+    pub fn all(&self) -> Vec<Arc<Pack>> {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    pub fn get(&self, id: &str) -> Option<Arc<Pack>> {
+        self.all().into_iter().find(|p| p.id == id)
+    }
+
+    /// Serves `fresh` in place of the pack loaded from the same folder (or beside the others).
+    pub fn put(&self, fresh: Arc<Pack>) {
+        let mut packs = self.0.write().unwrap_or_else(|e| e.into_inner());
+        match packs.iter().position(|p| p.dir == fresh.dir) {
+            Some(i) => packs[i] = fresh,
+            None => packs.push(fresh),
+        }
+    }
 }
 
 /// The module variables of a pack's world cards, as room variables (label in `locale`).
@@ -36,26 +63,26 @@ pub fn seed_vars(pack: &Pack, locale: &str, vars: &mut Vec<Var>) {
     }
 }
 
-fn visible(table: &Table, enabled: &[String], keeper: bool) -> Vec<Panel> {
+fn visible(packs: &Packs, enabled: &[String], keeper: bool) -> Vec<Panel> {
     enabled
         .iter()
-        .filter_map(|id| table.pack(id))
+        .filter_map(|id| packs.get(id))
         .flat_map(|p| p.panels.clone())
         .filter(move |panel| panel.audience.reaches(keeper))
         .collect()
 }
 
 /// This viewer's manifest: keeper-only panels never reach a player.
-pub fn manifest_frame(table: &Table, enabled: &[String], keeper: bool) -> Value {
-    let panels: Vec<Value> = visible(table, enabled, keeper)
+pub fn manifest_frame(packs: &Packs, enabled: &[String], keeper: bool) -> Value {
+    let panels: Vec<Value> = visible(packs, enabled, keeper)
         .into_iter()
         .map(|p| p.wire)
         .collect();
     json!({"type": "ui_manifest", "panels": panels})
 }
 
-pub fn panel_ids(table: &Table, enabled: &[String], keeper: bool) -> Vec<String> {
-    visible(table, enabled, keeper)
+pub fn panel_ids(packs: &Packs, enabled: &[String], keeper: bool) -> Vec<String> {
+    visible(packs, enabled, keeper)
         .into_iter()
         .map(|p| p.id)
         .collect()
@@ -63,22 +90,19 @@ pub fn panel_ids(table: &Table, enabled: &[String], keeper: bool) -> Vec<String>
 
 /// `(bytes, mime, name)` for a hash shipped by a pack enabled in the room.
 pub fn asset_bytes(
-    table: &Table,
+    packs: &Packs,
     enabled: &[String],
     hash: &str,
 ) -> Option<(Vec<u8>, String, String)> {
-    enabled
-        .iter()
-        .filter_map(|id| table.pack(id))
-        .find_map(|p| {
-            let a = p.assets.get(hash)?;
-            Some((std::fs::read(&a.path).ok()?, a.mime.clone(), a.name.clone()))
-        })
+    enabled.iter().filter_map(|id| packs.get(id)).find_map(|p| {
+        let a = p.assets.get(hash)?;
+        Some((std::fs::read(&a.path).ok()?, a.mime.clone(), a.name.clone()))
+    })
 }
 
-pub fn cards(table: &Table) -> Value {
-    let list: Vec<Value> = table
-        .packs()
+pub fn cards(packs: &Packs) -> Value {
+    let list: Vec<Value> = packs
+        .all()
         .into_iter()
         .flat_map(|p| {
             p.cards.clone().into_iter().map(move |c| {
@@ -92,13 +116,13 @@ pub fn cards(table: &Table) -> Value {
 }
 
 /// `.panels enable|disable|list <pack>` (keeper only); pushes every member a fresh manifest.
-pub fn panels_command(table: &Table, room: &Arc<Room>, member: &Member, rest: &str) {
+pub fn panels_command(packs: &Packs, room: &Arc<Room>, member: &Member, rest: &str) {
     let (op, id) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let id = id.trim();
     if op == "list" || op.is_empty() {
         let st = room.lock();
-        let all: Vec<String> = table
-            .packs()
+        let all: Vec<String> = packs
+            .all()
             .iter()
             .map(|p| {
                 format!(
@@ -117,7 +141,7 @@ pub fn panels_command(table: &Table, room: &Arc<Room>, member: &Member, rest: &s
     if !member.is_keeper() {
         return member.send(&system_frame("Only the keeper can change panels."));
     }
-    if table.pack(id).is_none() {
+    if packs.get(id).is_none() {
         return member.send(&system_frame(&format!("Unknown pack: {id}")));
     }
     let mut st = room.lock();
@@ -135,5 +159,5 @@ pub fn panels_command(table: &Table, room: &Arc<Room>, member: &Member, rest: &s
         _ => return member.send(&system_frame("Usage: .panels enable|disable <pack>")),
     }
     let enabled = st.saved.packs.clone();
-    st.broadcast_with(|m| Some(manifest_frame(table, &enabled, m.is_keeper())));
+    st.broadcast_with(|m| Some(manifest_frame(packs, &enabled, m.is_keeper())));
 }

@@ -3,13 +3,14 @@
 
 use std::sync::Arc;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
 
-use crate::ids::new_id;
-use crate::room::{Member, Room, RoomState};
-use crate::state::broadcast_state;
-use crate::systems;
-use crate::table::Table;
+use crate::model::ids::new_id;
+use crate::model::room::{Member, Room, RoomState};
+use crate::rules::context::Context;
+use crate::rules::reply::{dice_frame, system_all, system_frame};
+use crate::rules::state::broadcast_state;
+use crate::rules::{audio, dice, keeper, packs, systems, vars};
 
 const HELP: &str = "Commands: .r <dice> (e.g. .r 2d6+1, .r d%), .coc <name>, .dnd <name>, \
 .ra <skill> [target], .sc <success>/<failure>, .pc list, .pc claim <name>. \
@@ -17,16 +18,7 @@ Keeper: .bgm|.ambience play|stop|pause|resume|volume <n>, .sfx <audio>, \
 .var list|set|add|expose <id> [value], .panels enable|disable <pack>, .reset. \
 Anything else is an action for the Keeper.";
 
-pub fn system_frame(text: &str) -> Value {
-    json!({"type": "narrative", "id": new_id(), "speaker": "system", "text": text, "format": "plain"})
-}
-
-/// Every member gets the reply under its own frame id, as the engine sends them.
-pub fn system_all(st: &RoomState, text: &str) {
-    st.broadcast_with(|_| Some(system_frame(text)));
-}
-
-pub async fn run_input(table: &Arc<Table>, room: &Arc<Room>, member: &Member, text: &str) {
+pub async fn run_input(ctx: &Arc<Context>, room: &Arc<Room>, member: &Member, text: &str) {
     let _turn = room.turn.lock().await;
     let is_command = text.starts_with('.') || text.starts_with('/');
     {
@@ -45,14 +37,14 @@ pub async fn run_input(table: &Arc<Table>, room: &Arc<Room>, member: &Member, te
         }
     }
     if is_command {
-        command(table, room, member, &text[1..]);
+        command(ctx, room, member, &text[1..]);
     } else {
-        crate::keeper::run_turn(table, room, member, text).await;
+        keeper::run_turn(ctx, room, member, text).await;
     }
     room.persist();
 }
 
-fn command(table: &Table, room: &Arc<Room>, member: &Member, line: &str) {
+fn command(ctx: &Context, room: &Arc<Room>, member: &Member, line: &str) {
     let (verb, rest) = line
         .trim()
         .split_once(char::is_whitespace)
@@ -104,18 +96,16 @@ fn command(table: &Table, room: &Arc<Room>, member: &Member, line: &str) {
                 Err(msg) => member.send(&system_frame(&msg)),
             }
         }
-        "bgm" | "ambience" | "sfx" => {
-            crate::media::audio_command(&mut st, member, &verb, rest, true)
-        }
-        "var" => crate::vars::command(&mut st, member, rest),
+        "bgm" | "ambience" | "sfx" => audio::audio_command(&mut st, member, &verb, rest, true),
+        "var" => vars::command(&mut st, member, rest),
         "panels" => {
             drop(st);
-            crate::packs::panels_command(table, room, member, rest);
+            packs::panels_command(&ctx.packs, room, member, rest);
             st = room.lock();
         }
         "pc" => pc_command(&mut st, member, rest),
         "reset" if member.is_keeper() => {
-            reset_room(table, room, &mut st, "chars");
+            reset_room(ctx, room, &mut st, "chars");
             system_all(&st, "The campaign has been reset.");
             reset = true;
         }
@@ -136,17 +126,9 @@ fn split_target(rest: &str) -> (String, Option<i64>) {
     (words.join(" "), target)
 }
 
-pub fn dice_frame(actor: &str, body: Map<String, Value>) -> Value {
-    let mut f = Map::new();
-    f.insert("type".into(), json!("dice"));
-    f.insert("actor".into(), json!(actor));
-    f.extend(body);
-    Value::Object(f)
-}
-
 fn roll(st: &mut RoomState, actor: &str, rest: &str) {
     let expr = rest.split_whitespace().next().unwrap_or("1d100");
-    match crate::dice::roll(expr) {
+    match dice::roll(expr) {
         Ok(r) => {
             let single_d100 = r.expr == "1d100";
             let mut body = Map::new();
@@ -226,8 +208,8 @@ fn pc_command(st: &mut RoomState, member: &Member, rest: &str) {
 }
 
 /// Wipes a room in place; `scope` is story / chars / all, like `admin_reset_room`.
-pub fn reset_room(table: &Table, room: &Room, st: &mut RoomState, scope: &str) {
-    let fresh = table.fresh_saved(&room.name);
+pub fn reset_room(ctx: &Context, room: &Room, st: &mut RoomState, scope: &str) {
+    let fresh = ctx.fresh_saved(&room.name);
     st.saved.history.clear();
     st.saved.lead_events.clear();
     st.saved.beat = 0;

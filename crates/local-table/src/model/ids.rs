@@ -1,11 +1,16 @@
-//! Frame ids and timestamps, shaped like the engine's (uuid4 hex, float seconds).
+//! Frame ids, timestamps and hex, shaped like the engine's (uuid4 hex, float seconds).
 
 use rand::Rng;
 
 /// 32 lowercase hex characters, like Python's `uuid.uuid4().hex`.
 pub fn new_id() -> String {
     let bytes: [u8; 16] = rand::rng().random();
-    crate::keystore::hex(&bytes)
+    hex(&bytes)
+}
+
+/// Lowercase hex, as the engine prints digests and ids.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Seconds since the epoch as a float, like `time.time()`.

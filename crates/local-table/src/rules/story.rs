@@ -7,9 +7,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use sha2::Digest as _;
 
-use crate::keystore::hex;
-use crate::room::{MediaRecord, Pregen, Saved, Var};
-use crate::Error;
+use crate::error::Error;
+use crate::model::ids::{hex, new_id};
+use crate::model::saved::{MediaRecord, Pregen, Saved, Var};
 
 #[derive(Debug, Clone, Deserialize)]
 struct MediaFile {
@@ -31,7 +31,9 @@ pub struct Beat {
 
 #[derive(Debug, Clone, Deserialize)]
 struct StoryFile {
+    /// Read (and so type-checked) from story.json; nothing shows it yet.
     #[serde(default)]
+    #[allow(dead_code)]
     title: String,
     #[serde(default)]
     variables: Vec<Var>,
@@ -54,7 +56,6 @@ pub struct StoryMedia {
 
 #[derive(Debug, Clone)]
 pub struct Story {
-    pub title: String,
     variables: Vec<Var>,
     pregens: Vec<String>,
     pub media: Vec<StoryMedia>,
@@ -96,7 +97,6 @@ impl Story {
             return Err(Error::Story("story.json has no beats".into()));
         }
         Ok(Self {
-            title: file.title,
             variables: file.variables,
             pregens: file.pregens,
             media,
@@ -124,9 +124,7 @@ impl Story {
             }
             saved.media.push(m.record.clone());
             if m.record.mime.starts_with("audio/") {
-                saved
-                    .audio_items
-                    .push(audio_item(&m.record, crate::ids::new_id()));
+                saved.audio_items.push(audio_item(&m.record, new_id()));
             }
         }
     }

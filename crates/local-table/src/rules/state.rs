@@ -3,8 +3,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::room::{Member, RoomState};
-use crate::systems::systems_list;
+use crate::model::room::{Member, RoomState};
+use crate::rules::systems::systems_list;
 
 /// The variable rows this viewer may see, in definition order.
 pub fn variables_for(st: &RoomState, keeper: bool) -> Vec<Value> {

@@ -11,7 +11,8 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use sha1::Digest as _;
 
-use crate::Error;
+use crate::error::Error;
+use crate::model::ids::{hex, new_id};
 
 /// One access key's binding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,10 +71,6 @@ pub fn mask(secret: &str) -> String {
     let head: String = chars[..4].iter().collect();
     let tail: String = chars[chars.len() - 4..].iter().collect();
     format!("{head}...{tail}")
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A fresh 24-character key from the OS-seeded thread RNG.
@@ -198,7 +195,7 @@ fn write_atomic(path: &Path, keys: &BTreeMap<String, KeyEntry>) -> Result<(), Er
     let tmp = dir.join(format!(
         ".{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("keys"),
-        crate::ids::new_id()
+        new_id()
     ));
     let result = (|| {
         // Keys are secrets: the file is the owner's alone from the moment it exists.
@@ -233,7 +230,7 @@ mod tests {
 
     #[test]
     fn file_round_trip_keeps_every_key() {
-        let dir = std::env::temp_dir().join(format!("lt-keys-{}", crate::ids::new_id()));
+        let dir = std::env::temp_dir().join(format!("lt-keys-{}", new_id()));
         let path = dir.join("keys.toml");
         let store = Keystore::open(&KeySource::File(path.clone())).unwrap();
         let a = store
