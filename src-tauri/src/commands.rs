@@ -5,8 +5,8 @@ use protocol::ClientFrame;
 use tauri::ipc::Channel;
 use tauri::State;
 
-use crate::bench::PackBench;
 use crate::clean;
+use crate::pack_bench::PackBench;
 use crate::seat::{Kind, Seat};
 
 #[tauri::command]
@@ -130,7 +130,7 @@ pub async fn join_table(
         .map_err(|e| clean::text(&e))?;
     Ok(ipc::Joined {
         demo: false,
-        bench: None,
+        pack_bench: None,
     })
 }
 
@@ -176,10 +176,10 @@ pub async fn rejoin_table(
     let cmd::RejoinTable {} = args;
     let joined = match (seat.kind().await, bench.viewer().await) {
         // The bench's watcher reports to the new page too.
-        (Some(Kind::Bench), Some(viewer)) => bench.view(&seat, &viewer, on_event).await,
+        (Some(Kind::PackBench), Some(viewer)) => bench.view(&seat, &viewer, on_event).await,
         _ => seat.rejoin(on_event).await.map(|kind| ipc::Joined {
             demo: kind == Kind::Demo,
-            bench: None,
+            pack_bench: None,
         }),
     }
     .map_err(|e| clean::text(&e))?;

@@ -49,7 +49,7 @@ pub async fn play_demo(
         .map_err(|e| crate::clean::text(&e))?;
     Ok(ipc::Joined {
         demo: true,
-        bench: None,
+        pack_bench: None,
     })
 }
 

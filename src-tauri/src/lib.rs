@@ -1,7 +1,6 @@
 //! Loreweaver Studio's backend: owns every socket, file and sound; the WebView owns every pixel.
 
 mod audio;
-mod bench;
 mod clean;
 pub mod cli;
 mod commands;
@@ -10,6 +9,7 @@ mod export;
 mod keeper;
 mod logging;
 mod media;
+mod pack_bench;
 mod panels;
 mod profile;
 mod saved_tables;
@@ -55,12 +55,12 @@ macro_rules! studio_commands {
             media::share::cancel_upload,
             keeper::copy_text,
             keeper::copy_invite,
-            bench::startup_pack,
-            bench::pick_pack_folder,
-            bench::open_pack,
-            bench::bench_view,
-            bench::bench_vars,
-            bench::bench_set_var,
+            pack_bench::startup_pack,
+            pack_bench::pick_pack_folder,
+            pack_bench::open_pack,
+            pack_bench::pack_bench_view,
+            pack_bench::pack_bench_vars,
+            pack_bench::pack_bench_set_var,
         ]
     };
 }
@@ -77,7 +77,7 @@ pub fn run(startup: cli::Startup) {
     let panels = panels::Panels::new(profile::studio_dir(), cache.clone());
     let saved = saved_tables::SavedTables::new(profile::studio_dir());
     let demo = demo::Demo::default();
-    let bench = bench::PackBench::default();
+    let bench = pack_bench::PackBench::default();
     seat.follow(Arc::new(sound.clone()));
     seat.follow(Arc::new(panels.clone()));
     seat.follow(Arc::new(saved.clone()));
@@ -89,7 +89,7 @@ pub fn run(startup: cli::Startup) {
         .plugin(tauri_plugin_opener::init())
         .plugin(tauri_plugin_notification::init())
         .plugin(tauri_plugin_window_state::Builder::default().build())
-        .manage(bench::StartupPack::new(startup.pack))
+        .manage(pack_bench::StartupPack::new(startup.pack))
         .manage(commands::StartupTicket::new(startup.ticket))
         .manage(seat)
         .manage(cache)

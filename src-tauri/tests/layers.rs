@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 const CORE: &[&str] = &["seat", "clean", "profile", "logging"];
 const FEATURES: &[&str] = &[
     "audio",
-    "bench",
+    "pack_bench",
     "demo",
     "export",
     "keeper",

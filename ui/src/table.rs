@@ -53,7 +53,7 @@ pub struct Table {
     /// The keeper screen over the table, if one is open.
     pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
     /// The pack bench's last report, when this table is the bench.
-    pub bench: RwSignal<Option<ipc::BenchStatus>>,
+    pub bench: RwSignal<Option<ipc::PackBenchStatus>>,
     /// On the bench: every intent a panel sent, and whether intents reach the table.
     pub bench_log: RwSignal<crate::bench::IntentLog>,
     /// The story search: when not empty, the transcript shows only the lines that match.
@@ -185,7 +185,7 @@ impl Table {
                         list.remove(0);
                     }
                 }),
-                PumpEvent::Bench(b) => self.bench.set(Some(b)),
+                PumpEvent::PackBench(b) => self.bench.set(Some(b)),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
                 }

@@ -124,9 +124,9 @@ commands! {
     /// Opens the pack bench on `dir`, viewing as `viewer` (`keeper` by default).
     OpenPack = "open_pack" { dir: String, viewer: Option<String> } -> Joined, streams "onEvent": PumpBatch;
     /// Rejoins the bench's table as `viewer`.
-    BenchView = "bench_view" { viewer: String } -> Joined, streams "onEvent": PumpBatch;
+    PackBenchView = "pack_bench_view" { viewer: String } -> Joined, streams "onEvent": PumpBatch;
     /// Every variable of the bench's room.
-    BenchVars = "bench_vars" {} -> Vec<BenchVar>;
+    PackBenchVars = "pack_bench_vars" {} -> Vec<PackBenchVar>;
     /// Sets one variable; the reply is the room's whole list.
-    BenchSetVar = "bench_set_var" { id: String, kind: String, value: String } -> Vec<BenchVar>;
+    PackBenchSetVar = "pack_bench_set_var" { id: String, kind: String, value: String } -> Vec<PackBenchVar>;
 }

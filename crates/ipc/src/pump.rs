@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::views::BenchStatus;
+use crate::views::PackBenchStatus;
 
 /// One event of the table in play. `F` is the frame: the backend sends a decoded
 /// `ServerFrame`; the UI reads it as JSON first, to sanitise before it decodes.
@@ -19,7 +19,7 @@ pub enum PumpEvent<F = protocol::ServerFrame> {
     Oversize(usize),
     Upload(Upload),
     /// The pack bench reloaded (or refused) the pack.
-    Bench(BenchStatus),
+    PackBench(PackBenchStatus),
 }
 
 /// What a channel message carries: at most one batch per display frame.

@@ -18,7 +18,7 @@ pub struct StudioInfoView {
 pub struct Joined {
     pub demo: bool,
     /// Set when this is the pack bench.
-    pub bench: Option<BenchStatus>,
+    pub pack_bench: Option<PackBenchStatus>,
 }
 
 /// Where a remembered key would be kept, told to the person before anything is saved.
@@ -80,7 +80,7 @@ pub struct SoundReport {
 
 /// The pack bench's report after each (re)load of the pack.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BenchStatus {
+pub struct PackBenchStatus {
     pub dir: String,
     /// The connection's role: `keeper` or `player`.
     pub viewer: String,
@@ -88,7 +88,7 @@ pub struct BenchStatus {
     /// pack stays served).
     pub problems: Vec<Problem>,
     /// Every panel of the pack and who receives it.
-    pub panels: Vec<BenchPanel>,
+    pub panels: Vec<PackBenchPanel>,
     /// Reloads so far (0 = the first load).
     pub reloads: u64,
 }
@@ -118,14 +118,14 @@ impl Problem {
 
 /// A panel of the bench's pack and who receives it (`all`, `keeper`, `players`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BenchPanel {
+pub struct PackBenchPanel {
     pub id: String,
     pub audience: String,
 }
 
 /// A variable of the bench's room, hidden ones too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct BenchVar {
+pub struct PackBenchVar {
     pub id: String,
     pub label: String,
     pub kind: String,

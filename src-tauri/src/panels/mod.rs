@@ -80,7 +80,7 @@ impl Panels {
 /// demo table, or the bench.
 pub async fn room_key(seat: &Seat, room: &str) -> String {
     match seat.kind().await {
-        Some(Kind::Bench) => consent::BENCH_ROOM.to_string(),
+        Some(Kind::PackBench) => consent::BENCH_ROOM.to_string(),
         Some(Kind::Demo) => consent::DEMO_ROOM.to_string(),
         _ => crate::seat::table_id(seat.ticket().await.as_deref().unwrap_or_default(), room),
     }

@@ -57,7 +57,7 @@ pub async fn join_saved_table(
         .map_err(|e| crate::clean::text(&e))?;
     Ok(ipc::Joined {
         demo: false,
-        bench: None,
+        pack_bench: None,
     })
 }
 

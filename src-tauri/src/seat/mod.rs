@@ -30,7 +30,7 @@ pub enum Kind {
     /// The demo table.
     Demo,
     /// The pack bench's table.
-    Bench,
+    PackBench,
 }
 
 /// How to join: everything a rejoin needs to dial the same table again (no `Debug`: it holds

@@ -20,13 +20,13 @@ fn switch_viewer(viewer: &'static str) {
     let owner = use_context::<crate::AppOwner>().expect("app owner");
     let table = owner.0.with(Table::new);
     let channel = table.channel();
-    let view = ipc::cmd::BenchView {
+    let view = ipc::cmd::PackBenchView {
         viewer: viewer.into(),
     };
     leptos::task::spawn_local(async move {
         match crate::bridge::call_streaming(&view, &channel).await {
             Ok(joined) => {
-                table.bench.set(joined.bench);
+                table.bench.set(joined.pack_bench);
                 screen.set(Screen::Play(table));
             }
             Err(e) => table.bench.update(|b| {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::i18n::{tr, Locale};
 use crate::table::Table;
 
-pub use ipc::BenchVar;
+pub use ipc::PackBenchVar;
 
 fn shown(v: &Value) -> String {
     match v {
@@ -19,14 +19,14 @@ fn shown(v: &Value) -> String {
 
 /// Sends one edit; the answer is the room's whole list, or why it was refused.
 fn set(
-    list: RwSignal<Vec<BenchVar>>,
+    list: RwSignal<Vec<PackBenchVar>>,
     problem: RwSignal<Option<String>>,
     id: String,
     kind: String,
     value: String,
 ) {
     leptos::task::spawn_local(async move {
-        let args = ipc::cmd::BenchSetVar { id, kind, value };
+        let args = ipc::cmd::PackBenchSetVar { id, kind, value };
         match crate::bridge::call(&args).await {
             Ok(l) => {
                 let _ = list.try_set(l);
@@ -42,14 +42,14 @@ fn set(
 #[component]
 pub fn VarsEditor(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
-    let list = RwSignal::new(Vec::<BenchVar>::new());
+    let list = RwSignal::new(Vec::<PackBenchVar>::new());
     let problem = RwSignal::new(None::<String>);
     // Fetched again after every reload: a world card may have brought new variables.
     let reloads = Memo::new(move |_| table.bench.with(|b| b.as_ref().map(|b| b.reloads)));
     Effect::new(move |_| {
         reloads.get();
         leptos::task::spawn_local(async move {
-            if let Ok(l) = crate::bridge::call(&ipc::cmd::BenchVars {}).await {
+            if let Ok(l) = crate::bridge::call(&ipc::cmd::PackBenchVars {}).await {
                 let _ = list.try_set(l);
             }
         });
@@ -96,8 +96,8 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
 
 #[component]
 fn VarRow(
-    v: BenchVar,
-    list: RwSignal<Vec<BenchVar>>,
+    v: PackBenchVar,
+    list: RwSignal<Vec<PackBenchVar>>,
     problem: RwSignal<Option<String>>,
 ) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");

@@ -65,12 +65,12 @@ pub async fn open_pack(
 
 /// Switches the bench's viewer (`keeper` / `player`) on a fresh page channel.
 #[tauri::command]
-pub async fn bench_view(
+pub async fn pack_bench_view(
     bench: tauri::State<'_, PackBench>,
     seat: tauri::State<'_, Seat>,
-    args: cmd::BenchView,
-    on_event: Channel<Message<cmd::BenchView>>,
-) -> Result<Reply<cmd::BenchView>, String> {
-    let cmd::BenchView { viewer } = args;
+    args: cmd::PackBenchView,
+    on_event: Channel<Message<cmd::PackBenchView>>,
+) -> Result<Reply<cmd::PackBenchView>, String> {
+    let cmd::PackBenchView { viewer } = args;
     bench.view(&seat, &viewer, on_event).await
 }

@@ -14,7 +14,7 @@ mod vars;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use ipc::{BenchPanel, BenchStatus, Problem, PumpBatch, PumpEvent};
+use ipc::{PackBenchPanel, PackBenchStatus, Problem, PumpBatch, PumpEvent};
 use local_table::keystore::{KeyEntry, KeySource};
 
 use local_table::{LocalTable, RunningTable};
@@ -93,14 +93,14 @@ impl PackBench {
                 key,
                 name: None,
                 local_only: true,
-                kind: Kind::Bench,
+                kind: Kind::PackBench,
             };
             (dial, status(table, bench, viewer))
         };
         seat.join(dial, false, on_event).await?;
         Ok(ipc::Joined {
             demo: false,
-            bench: Some(status),
+            pack_bench: Some(status),
         })
     }
 
@@ -219,16 +219,16 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
     ))
 }
 
-pub fn status(table: &RunningTable, bench: &Bench, viewer: &str) -> BenchStatus {
+pub fn status(table: &RunningTable, bench: &Bench, viewer: &str) -> PackBenchStatus {
     let (problems, reloads) = bench.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    BenchStatus {
+    PackBenchStatus {
         dir: bench.dir.display().to_string(),
         viewer: viewer.into(),
         problems,
         panels: table
             .panel_audiences()
             .into_iter()
-            .map(|(id, audience)| BenchPanel {
+            .map(|(id, audience)| PackBenchPanel {
                 id,
                 audience: audience.into(),
             })
@@ -258,21 +258,21 @@ pub fn watch(
             last.0 = problems.clone();
             last.1
         };
-        let status = BenchStatus {
+        let status = PackBenchStatus {
             dir: dir.clone(),
             viewer: viewer.clone(),
             problems,
             panels: audiences
                 .audiences()
                 .into_iter()
-                .map(|(id, audience)| BenchPanel {
+                .map(|(id, audience)| PackBenchPanel {
                     id,
                     audience: audience.into(),
                 })
                 .collect(),
             reloads,
         };
-        let _ = channel.send(vec![PumpEvent::Bench(status)]);
+        let _ = channel.send(vec![PumpEvent::PackBench(status)]);
     })?;
     bench._watcher = Some(watcher);
     Ok(())
