@@ -4,46 +4,34 @@ fn main() {
     if !dist.exists() {
         panic!("ui/dist is missing: run `cargo xtask ui` (or `cargo xtask run`) first");
     }
-    // App commands are deny-by-default: only what a capability grants is reachable.
-    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
-        tauri_build::AppManifest::new().commands(&[
-            "studio_info",
-            "startup_ticket",
-            "open_log_folder",
-            "notify",
-            "join_table",
-            "play_demo",
-            "send_frame",
-            "leave_table",
-            "save_transcript",
-            "key_storage",
-            "list_saved_tables",
-            "join_saved_table",
-            "forget_saved_table",
-            "mount_panel",
-            "unmount_panel",
-            "panel_code",
-            "set_panel_code",
-            "set_saved_panel_code",
-            "watch_stalls",
-            "pong",
-            "stall_recovery",
-            "rejoin_table",
-            "set_sound_levels",
-            "sound_report",
-            "preview_sound",
-            "share_files",
-            "pick_and_share",
-            "cancel_upload",
-            "copy_text",
-            "copy_invite",
-            "startup_pack",
-            "pick_pack_folder",
-            "open_pack",
-            "bench_view",
-            "bench_vars",
-            "bench_set_var",
-        ]),
-    ))
+    // App commands are deny-by-default: only what a capability grants is reachable. Both the
+    // manifest and the main window's capability are written from the one list the `ipc` crate
+    // declares, so a command added there is registered, permitted and granted together.
+    write_capability(ipc::cmd::ALL);
+    tauri_build::try_build(
+        tauri_build::Attributes::new()
+            .app_manifest(tauri_build::AppManifest::new().commands(ipc::cmd::ALL)),
+    )
     .expect("tauri-build failed");
+}
+
+/// `capabilities/main.json`: the main window may call Studio's own commands and nothing else.
+fn write_capability(commands: &[&str]) {
+    let permissions: Vec<String> = commands
+        .iter()
+        .map(|c| format!("allow-{}", c.replace('_', "-")))
+        .collect();
+    let capability = serde_json::json!({
+        "$schema": "../gen/schemas/desktop-schema.json",
+        "identifier": "main",
+        "description": "The main window: Studio's own commands and nothing else (written by build.rs from the ipc crate's list).",
+        "windows": ["main"],
+        "permissions": permissions,
+    });
+    let text = serde_json::to_string_pretty(&capability).expect("a capability is JSON") + "\n";
+    let path = std::path::Path::new("capabilities/main.json");
+    // Written only when it changes: an unchanged file keeps the build from rerunning.
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::write(path, text).expect("writing capabilities/main.json");
+    }
 }

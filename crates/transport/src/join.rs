@@ -10,7 +10,7 @@ use protocol::frame::{ClientInfo, Join};
 use protocol::{ClientFrame, ServerFrame};
 
 use crate::error::{Result, TransportError};
-use crate::session::{JoinParams, SessionEvent};
+use crate::events::{JoinParams, SessionEvent};
 
 /// How long a table may take to answer `join`.
 pub const JOIN_TIMEOUT: Duration = Duration::from_secs(15);

@@ -11,6 +11,7 @@ pub mod bench;
 mod cache_files;
 pub mod endpoint;
 pub mod error;
+mod events;
 mod join;
 pub mod media;
 pub mod media_cache;

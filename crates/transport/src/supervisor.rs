@@ -12,12 +12,12 @@ use protocol::{ClientFrame, ServerFrame};
 use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::error::TransportError;
-use crate::join::{backoff, dial_and_join, is_final, to_event, Joined};
-use crate::media::{MediaChannel, MediaError};
-use crate::session::{
+use crate::events::{
     closed, now_ms, AcceptReply, ConnectionStatus, JoinParams, Outgoing, SessionEvent,
     PING_INTERVAL, PONG_DEADLINE,
 };
+use crate::join::{backoff, dial_and_join, is_final, to_event, Joined};
+use crate::media::{MediaChannel, MediaError};
 
 /// Reconnects closed before a welcome, in a row, that end the session as not admitted.
 pub const NOT_ADMITTED_LIMIT: u32 = 3;

@@ -49,8 +49,14 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
     Effect::new(move |_| {
         reloads.get();
         leptos::task::spawn_local(async move {
-            if let Ok(l) = crate::bridge::call(&ipc::cmd::PackBenchVars {}).await {
-                let _ = list.try_set(l);
+            // A list that could not be read says why, never shows as an empty room.
+            match crate::bridge::call(&ipc::cmd::PackBenchVars {}).await {
+                Ok(l) => {
+                    let _ = list.try_set(l);
+                }
+                Err(e) => {
+                    let _ = problem.try_set(Some(e));
+                }
             }
         });
     });

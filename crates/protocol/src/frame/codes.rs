@@ -1,5 +1,7 @@
 //! Error codes: the `error` frame's and the `admin_error` frame's.
 
+use serde::{Deserialize, Serialize};
+
 wire_enum! {
     /// `error.code`. The spec names the join/session codes and "media error codes";
     /// the media list is the engine's (`MediaError`), including spellings that differ
@@ -62,4 +64,11 @@ wire_enum! {
         /// Refused: it would demote/delete the room's last keeper join key.
         LastKeeper = "last_keeper",
     }
+}
+
+/// `error` — a localized failure notice; see [`ErrorCode::closes_connection`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorFrame {
+    pub code: ErrorCode,
+    pub message: String,
 }

@@ -183,7 +183,7 @@ pub enum MediaReply {
     /// `{op:"put_ok", hash}` — the blob is stored.
     PutOk { hash: String },
     /// A `{type:"error", code, message}` line; no body follows.
-    Error(super::server::ErrorFrame),
+    Error(super::codes::ErrorFrame),
 }
 
 impl Serialize for MediaReply {

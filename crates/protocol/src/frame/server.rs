@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::admin::*;
-use super::codes::ErrorCode;
+use super::codes::ErrorFrame;
 use super::common::Role;
 use super::media::*;
 use super::state::State;
@@ -87,13 +87,6 @@ impl Welcome {
     pub fn has_feature(&self, feature: &str) -> bool {
         self.features.iter().any(|f| f == feature)
     }
-}
-
-/// `error` — a localized failure notice; see [`ErrorCode::closes_connection`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ErrorFrame {
-    pub code: ErrorCode,
-    pub message: String,
 }
 
 wire_enum! {
