@@ -19,9 +19,8 @@ pub fn mime_for(path: &Path) -> &'static str {
     protocol::media::mime_for(&path.to_string_lossy()).unwrap_or("application/octet-stream")
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+/// Lowercase hex, as the engine prints digests.
+pub use hex::encode as hex;
 
 /// Every file under `dir`, in path order (symlinks included as files, to be checked).
 pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -82,7 +81,7 @@ impl Store {
             std::io::ErrorKind::NotFound => format!("\"{rel}\" does not exist"),
             _ => format!("\"{rel}\" cannot be read: {e}"),
         })?;
-        let hash = hex(&sha2::Sha256::digest(&bytes));
+        let hash = hex(sha2::Sha256::digest(&bytes));
         let name = path
             .file_name()
             .and_then(|n| n.to_str())

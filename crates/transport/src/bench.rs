@@ -160,7 +160,7 @@ impl BenchServer {
             let size_usize = size as usize;
             hasher.update(&body[hashed..size_usize]);
             hashed = size_usize;
-            let hash = hex(&hasher.clone().finalize());
+            let hash = hex(hasher.clone().finalize());
             blobs.insert(hash.clone(), body.slice(..size_usize));
             hashes.insert(size, hash);
         }

@@ -312,7 +312,7 @@ fn hash_to_file(
             break;
         }
     }
-    (hex(&hasher.finalize()), result)
+    (hex(hasher.finalize()), result)
 }
 
 /// One vectored write per batch where the kernel takes it all: no copy into a user buffer.
@@ -330,13 +330,8 @@ fn write_batch(file: &mut std::fs::File, batch: &[Bytes]) -> std::io::Result<()>
     Ok(())
 }
 
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
+/// Lowercase hex (digests on the wire are sha256 in lowercase hex).
+pub(crate) use hex::encode as hex;
 
 /// The reply line of a media stream, as our error type.
 fn decode_reply(hash: &str, line: &[u8]) -> Result<MediaReply, MediaError> {
@@ -396,7 +391,7 @@ pub async fn hash_file(path: &Path) -> Result<(String, u64), MediaError> {
         let mut file = std::fs::File::open(path)?;
         let mut hasher = Sha256::new();
         let size = std::io::copy(&mut file, &mut hasher)?;
-        Ok((hex(&hasher.finalize()), size))
+        Ok((hex(hasher.finalize()), size))
     })
     .await
     .map_err(|e| MediaError::Io(e.to_string()))?

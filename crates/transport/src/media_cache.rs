@@ -223,7 +223,7 @@ impl MediaCache {
             let mut hasher = Sha256::new();
             let hashed = std::io::copy(&mut file, &mut hasher).ok()?;
             let after = Stamp::of(&file.metadata().ok()?);
-            if hex(&hasher.finalize()) != hash || hashed != before.len() {
+            if hex(hasher.finalize()) != hash || hashed != before.len() {
                 tracing::warn!(hash, "cached media failed verification; removing it");
                 self.remove(hash, &path);
                 return None;
@@ -399,7 +399,7 @@ impl MediaCache {
                 std::io::Write::write_all(&mut to, &buf[..n])?;
                 size += n as u64;
             }
-            Ok((hex(&hasher.finalize()), size))
+            Ok((hex(hasher.finalize()), size))
         })
         .await
         .map_err(|e| MediaError::Io(e.to_string()))?;

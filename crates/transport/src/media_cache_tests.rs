@@ -4,7 +4,7 @@ use super::*;
 use std::os::unix::fs::PermissionsExt;
 
 fn put(cache: &MediaCache, body: &[u8]) -> String {
-    let hash = hex(&Sha256::digest(body));
+    let hash = hex(Sha256::digest(body));
     std::fs::write(cache.dir().join(&hash), body).unwrap();
     hash
 }
@@ -54,7 +54,7 @@ async fn the_cache_is_private() {
     let src = dir.path().join("upload.png");
     std::fs::write(&src, b"my picture").unwrap();
     std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let hash = hex(&Sha256::digest(b"my picture"));
+    let hash = hex(Sha256::digest(b"my picture"));
     let hit = cache.insert_file(&src, &hash).await.unwrap();
     assert_eq!(mode(&hit.path), 0o600);
     // Staging: 0700 directory, 0600 file, a name nobody can guess.
@@ -91,7 +91,7 @@ async fn a_symlink_is_never_followed() {
     let cache = MediaCache::open(dir.path().join("media"), u64::MAX).unwrap();
     // The link's target holds exactly the right bytes: still refused, and left alone.
     let body = b"the right bytes, somewhere else";
-    let hash = hex(&Sha256::digest(body));
+    let hash = hex(Sha256::digest(body));
     let target = dir.path().join("outside");
     std::fs::write(&target, body).unwrap();
     std::os::unix::fs::symlink(&target, cache.dir().join(&hash)).unwrap();

@@ -117,7 +117,7 @@ pub struct TestPeer {
 
 /// sha256 hex of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex(&Sha256::digest(bytes))
+    hex(Sha256::digest(bytes))
 }
 
 impl TestPeer {

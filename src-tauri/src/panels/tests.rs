@@ -12,11 +12,9 @@ use super::scheme::answer;
 use super::Panels;
 use crate::media::Cache;
 
+/// A file's name in the cache: its sha256 in hex.
 fn hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(bytes))
 }
 
 fn table_with_page(dir: &std::path::Path) -> (Panels, String) {

@@ -5,13 +5,11 @@ use rand::Rng;
 /// 32 lowercase hex characters, like Python's `uuid.uuid4().hex`.
 pub fn new_id() -> String {
     let bytes: [u8; 16] = rand::rng().random();
-    hex(&bytes)
+    hex(bytes)
 }
 
 /// Lowercase hex, as the engine prints digests and ids.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
+pub use hex::encode as hex;
 
 /// Seconds since the epoch as a float, like `time.time()`.
 pub fn now_ts() -> f64 {

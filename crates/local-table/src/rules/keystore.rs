@@ -53,13 +53,13 @@ impl std::fmt::Debug for KeySource {
 /// The member id the engine derives from a key: `tui:` + first 8 hex of sha1(key).
 pub fn member_id(key: &str) -> String {
     let digest = sha1::Sha1::digest(key.as_bytes());
-    format!("tui:{}", &hex(&digest)[..8])
+    format!("tui:{}", &hex(digest)[..8])
 }
 
 /// The stable, non-secret id the admin roster names a key by.
 pub fn key_id(key: &str) -> String {
     let digest = sha2::Sha256::digest(key.as_bytes());
-    hex(&digest)[..16].to_string()
+    hex(digest)[..16].to_string()
 }
 
 /// `abcd...wxyz`, like the engine; short keys are fully hidden.

@@ -202,7 +202,7 @@ pub fn store(
     if data.len() as u64 != pending.size {
         return Err("media_size_mismatch");
     }
-    let hash = hex(&sha2::Sha256::digest(data));
+    let hash = hex(sha2::Sha256::digest(data));
     if hash != pending.sha256 {
         return Err("media_hash_mismatch");
     }
@@ -262,7 +262,7 @@ pub fn blob(
         None => packs::asset_bytes(&ctx.packs, &enabled, hash).ok_or("media_not_found")?,
     };
     // Re-verify before serving: a blob changed on disk is not what the hash promised.
-    if hex(&sha2::Sha256::digest(&bytes)) != hash {
+    if hex(sha2::Sha256::digest(&bytes)) != hash {
         return Err("media_not_found");
     }
     Ok((bytes, mime, name))

@@ -74,7 +74,7 @@ impl Story {
         for m in file.media {
             let bytes = std::fs::read(dir.join(&m.file))
                 .map_err(|e| Error::Story(format!("{}: {e}", m.file)))?;
-            let hash = hex(&sha2::Sha256::digest(&bytes));
+            let hash = hex(sha2::Sha256::digest(&bytes));
             let name = m
                 .name
                 .clone()
