@@ -40,9 +40,9 @@ fn main() {
             "startup_pack",
             "pick_pack_folder",
             "open_pack",
-            "bench_view",
-            "bench_vars",
-            "bench_set_var",
+            "pack_bench_view",
+            "pack_bench_vars",
+            "pack_bench_set_var",
         ]),
     ))
     .expect("tauri-build failed");
