@@ -27,7 +27,7 @@
 //! clears — it comes before anything else, so nothing is lost.
 //!
 //! A frame or block that does not decode does not say so anywhere in the DOM: the UI keeps decode
-//! errors in `Table::wire_problems` (ui/src/table.rs) and never renders them, and a block that
+//! errors in `Table::wire_problems` (ui/src/store/mod.rs) and never renders them, and a block that
 //! does not fit decodes to `UiBlock::Unknown`, which renders nothing. So nothing may vanish
 //! silently here: every marker must be found, and the transcript, each block kind (inline and in
 //! sidebar regions) and each sidebar list must hold exactly as many entries as were sent (no

@@ -1,21 +1,40 @@
 //! Loreweaver Studio's UI: every pixel, no sockets. Talks to the backend through typed commands.
+//!
+//! The layers, one direction only (checked by `tests/layers.rs`): `bridge` and `i18n` at the bottom;
+//! `prefs`, `perf`, `markdown` and the `store` (the table fed by the pump) above them; the
+//! features on top (`connect`, `play`, `keeper`, `pack_bench`, `panels`, `templates`), each
+//! with its own context and strings table. This root only wires them: it registers the
+//! strings tables and mounts the app.
 
-mod bench;
 mod bridge;
 mod connect;
 mod i18n;
 mod keeper;
 mod markdown;
-#[path = "../panels/mod.rs"]
+mod pack_bench;
 mod panels;
 mod perf;
 mod play;
 mod prefs;
-mod table;
-#[path = "../templates/mod.rs"]
+mod store;
 mod templates;
 
+#[cfg(test)]
+mod tests;
+
 use leptos::prelude::*;
+
+use store::{AppOwner, ConnectNotice, Screen, StallNotice};
+
+/// Every strings table, registered here and nowhere else (`i18n` knows no feature).
+const STRINGS: &[i18n::Strings] = &[
+    i18n::text::strings,
+    connect::text::strings,
+    play::text::strings,
+    keeper::text::strings,
+    pack_bench::text::strings,
+    panels::text::strings,
+];
 
 fn main() {
     // A bug must not leave a frozen window: say so on screen (and in the console).
@@ -35,22 +54,10 @@ fn main() {
             }
         }
     }));
+    i18n::install(STRINGS);
     perf::listen_for_bench();
     leptos::mount::mount_to_body(App);
 }
-
-/// The app's root owner, for state that must outlive the screen that created it.
-#[derive(Clone)]
-pub struct AppOwner(pub Owner);
-
-/// Why the connect screen is showing again (a refusal from the table), shown once.
-#[derive(Clone, Copy)]
-pub struct ConnectNotice(pub RwSignal<Option<String>>);
-
-/// The titles of the panel pages that were running when one froze the window (the backend's
-/// watchdog reloaded it and the table was rejoined with the room's panel code off).
-#[derive(Clone, Copy)]
-pub struct StallNotice(pub RwSignal<Option<Vec<protocol::frame::Localized>>>);
 
 /// Answers the backend's heartbeat: a window that stops answering while a panel page runs is
 /// ended and reloaded by the backend (see `panels::watchdog` there).
@@ -63,13 +70,6 @@ fn answer_heartbeat() {
     leptos::task::spawn_local(async move {
         let _ = bridge::call_streaming(&ipc::cmd::WatchStalls {}, &on_ping).await;
     });
-}
-
-/// Which screen fills the window.
-#[derive(Clone, Copy)]
-pub enum Screen {
-    Connect,
-    Play(table::Table),
 }
 
 #[component]

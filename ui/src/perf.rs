@@ -3,7 +3,7 @@
 //! Marks go to `window.__lwPerf[name]` as `performance.now()` (the first time only, so a return
 //! to the connect screen does not move "connect_ready"). The bench dispatches an
 //! `lw-bench-reducer` event whose `detail` is `{lines, millis}`: the page folds those server
-//! lines into a fresh session model, exactly as [`crate::table`] does with a batch, for `millis`,
+//! lines into a fresh session model, exactly as [`crate::store`] does with a batch, for `millis`,
 //! and writes frames per second to `__lwPerf.reducer_fps`; `lw-bench-memory` writes the size of
 //! the page's wasm memory to `__lwPerf.wasm_memory_bytes`. Nothing here reaches the network or
 //! the backend, and a tier-2 panel page (another origin) cannot dispatch events on this window.

@@ -5,7 +5,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Probe, PLAIN};
 
-// Where each kind of line and block is drawn (ui/src/play, ui/templates, ui/panels).
+// Where each kind of line and block is drawn (ui/src/play, ui/src/templates, ui/src/panels).
 const KP: &str = ".transcript .entry.narrative[data-speaker='kp']:not(.draft)";
 const NPC: &str = ".transcript .entry.narrative[data-speaker='npc']";
 const PLAYER: &str = ".transcript .entry.narrative[data-speaker='player']";

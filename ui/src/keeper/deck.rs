@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::locale;
 use crate::i18n::tr;
-use crate::table::Table;
+use crate::store::Table;
 
 /// Enough of the hash to name one item (the engine takes a prefix of 8 or more).
 fn prefix(hash: &str) -> String {

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{locale, Outcome};
 use crate::i18n::tr;
-use crate::table::Table;
+use crate::store::Table;
 
 fn role_of(s: &str) -> Role {
     Role::from_wire(s)

@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use protocol::keeper::{Control, Failure};
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 /// One keeper screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +64,28 @@ impl Page {
     }
 }
 
+/// The keeper feature's own state, provided by the play view for the table it shows: which
+/// keeper screen is open over the table (none: the table itself).
+#[derive(Clone, Copy)]
+pub struct KeeperCtx {
+    pub page: RwSignal<Option<Page>>,
+}
+
+impl KeeperCtx {
+    /// Provides a fresh context (no screen open) to the components below, and returns it.
+    pub fn provide() -> Self {
+        let ctx = KeeperCtx {
+            page: RwSignal::new(None),
+        };
+        provide_context(ctx);
+        ctx
+    }
+}
+
+fn ctx() -> KeeperCtx {
+    use_context::<KeeperCtx>().expect("KeeperCtx is provided by the play view")
+}
+
 /// Whether this connection joined with a keeper key (the server's own word, from `welcome`).
 pub fn is_keeper(table: Table) -> bool {
     table.model.with(|m| {
@@ -81,6 +103,7 @@ fn locale() -> RwSignal<Locale> {
 #[component]
 pub fn KeeperMenu(table: Table) -> impl IntoView {
     let locale = locale();
+    let keeper_page = ctx().page;
     let open = RwSignal::new(false);
     view! {
         <Show when=move || is_keeper(table)>
@@ -94,7 +117,7 @@ pub fn KeeperMenu(table: Table) -> impl IntoView {
                     <div class="keeper-menu-list" role="menu">
                         {Page::ALL.into_iter().map(|p| view! {
                             <button role="menuitem" class="keeper-menu-item" data-page=p.id()
-                                on:click=move |_| { table.keeper_page.set(Some(p)); open.set(false); }>
+                                on:click=move |_| { keeper_page.set(Some(p)); open.set(false); }>
                                 {move || tr(locale.get(), p.title())}
                             </button>
                         }).collect_view()}
@@ -109,11 +132,12 @@ pub fn KeeperMenu(table: Table) -> impl IntoView {
 #[component]
 pub fn KeeperScreen(table: Table) -> impl IntoView {
     let locale = locale();
-    let close = move |_| table.keeper_page.set(None);
+    let keeper_page = ctx().page;
+    let close = move |_| keeper_page.set(None);
     // Memos: a page is built once per opening, not on every frame the table sends (building
     // one sends its requests).
     let keeper = Memo::new(move |_| is_keeper(table));
-    let page = Memo::new(move |_| table.keeper_page.get());
+    let page = Memo::new(move |_| keeper_page.get());
     view! {
         {move || page.get().filter(|_| keeper.get()).map(|page| view! {
             <section class="keeper-screen" id="keeper-screen" data-page=page.id()>
@@ -123,7 +147,7 @@ pub fn KeeperScreen(table: Table) -> impl IntoView {
                     </button>
                     {Page::ALL.into_iter().map(|p| view! {
                         <button class="keeper-tab" class:current=move || p == page data-page=p.id()
-                            on:click=move |_| table.keeper_page.set(Some(p))>
+                            on:click=move |_| keeper_page.set(Some(p))>
                             {move || tr(locale.get(), p.title())}
                         </button>
                     }).collect_view()}

@@ -10,7 +10,7 @@ use protocol::ClientFrame;
 
 use super::{locale, Outcome};
 use crate::i18n::tr;
-use crate::table::Table;
+use crate::store::Table;
 
 fn opt(s: String) -> Option<String> {
     (!s.trim().is_empty()).then(|| s.trim().to_string())

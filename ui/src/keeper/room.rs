@@ -11,7 +11,7 @@ use protocol::ClientFrame;
 
 use super::{locale, own_room, Arm, Outcome};
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 fn opt(s: String) -> Option<String> {
     (!s.trim().is_empty()).then(|| s.trim().to_string())

@@ -8,7 +8,7 @@ use protocol::ClientFrame;
 
 use super::{locale, Outcome};
 use crate::i18n::tr;
-use crate::table::{now_ms, Table};
+use crate::store::{now_ms, Table};
 
 #[component]
 pub fn SkillsPage(table: Table) -> impl IntoView {

@@ -5,9 +5,9 @@ use protocol::frame::MediaSetEnabled;
 use protocol::keeper::{Control, Failure};
 use protocol::ClientFrame;
 
-use super::{locale, Outcome};
+use super::{ctx, locale, Outcome};
 use crate::i18n::tr;
-use crate::table::Table;
+use crate::store::Table;
 
 /// The exact line the engine's demo responder recognises, in the room's language.
 fn sample_adventure_line(room_locale: &str) -> &'static str {
@@ -21,6 +21,7 @@ fn sample_adventure_line(room_locale: &str) -> &'static str {
 #[component]
 pub fn SwitchesPage(table: Table) -> impl IntoView {
     let locale = locale();
+    let keeper_page = ctx().page;
     let feature = move |f: &str| {
         table.model.with(|m| {
             m.welcome
@@ -93,7 +94,7 @@ pub fn SwitchesPage(table: Table) -> impl IntoView {
                 <button id="sample-adventure" class="primary" on:click=move |_| {
                     let room_locale = table.model.with_untracked(|m| m.welcome.as_ref().map(|w| w.locale.clone()).unwrap_or_default());
                     table.say(sample_adventure_line(&room_locale).to_string());
-                    table.keeper_page.set(None);
+                    keeper_page.set(None);
                 }>{move || tr(locale.get(), "keeper.switch.sample_button")}</button>
             </section>
         </Show>

@@ -1,8 +1,9 @@
 //! The keeper screens' strings, English and Chinese (looked up through `i18n::tr`).
 //! Destructive actions quote the protocol's own account of what they remove.
 
-pub fn pair(key: &'static str) -> (&'static str, &'static str) {
-    match key {
+/// English and Chinese for a key this table owns; `None` leaves it to the other tables.
+pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
+    Some(match key {
         "keeper.menu" => ("Keeper", "主持人"),
         "keeper.back" => ("Back to the table", "返回牌桌"),
         "keeper.page.keys" => ("Rooms & invites", "房间与邀请"),
@@ -166,6 +167,6 @@ pub fn pair(key: &'static str) -> (&'static str, &'static str) {
         "keeper.switch.sample_button" => ("Start the sample adventure", "开始示例冒险"),
         "keeper.var.edit" => ("Set this value", "设置此值"),
         "keeper.var.set" => ("Set", "设置"),
-        _ => (key, key),
-    }
+        _ => return None,
+    })
 }

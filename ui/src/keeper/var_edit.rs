@@ -6,7 +6,7 @@ use protocol::frame::{Scalar, Variable, VariableKind};
 
 use super::{is_keeper, locale};
 use crate::i18n::tr;
-use crate::table::Table;
+use crate::store::Table;
 
 fn initial(v: &Scalar) -> String {
     match v {

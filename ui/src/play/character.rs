@@ -9,7 +9,7 @@ use protocol::session::characters::{creatable, import_command, make_char_command
 use protocol::session::sanitize_text;
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 #[component]
 pub fn NewCharacter(table: Table) -> impl IntoView {

@@ -10,7 +10,7 @@ use protocol::session::sanitize_text;
 use protocol::ClientFrame;
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 use crate::templates::media_url;
 
 /// What is open: nothing, the gallery's grid, or the viewer on one picture.

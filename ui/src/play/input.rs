@@ -5,7 +5,7 @@ use leptos::html::Textarea;
 use leptos::prelude::*;
 
 use crate::i18n::{tr, Locale};
-use crate::table::{Status, Table};
+use crate::store::{Status, Table};
 
 const MAX_INPUT: usize = 4000;
 const COUNTER_FROM: usize = MAX_INPUT * 8 / 10;

@@ -1,6 +1,7 @@
 //! The play view: the table as a player sees it.
 
 mod character;
+mod clip;
 mod dice;
 mod gallery;
 mod input;
@@ -9,12 +10,13 @@ mod sound;
 pub use sound::restore as restore_sound;
 mod status;
 mod story_tools;
+pub mod text;
 mod transcript;
 mod virtual_list;
 
 use leptos::prelude::*;
 
-use crate::table::Table;
+use crate::store::Table;
 use crate::templates::TitleCardOverlay;
 
 #[component]
@@ -23,9 +25,9 @@ pub fn PlayView(table: Table) -> impl IntoView {
     let tick = set_interval_with_handle(
         move || {
             table.model.update(|m| {
-                m.tick(crate::table::now_ms());
+                m.tick(crate::store::now_ms());
             });
-            let now = crate::table::now_ms();
+            let now = crate::store::now_ms();
             if table.keeper.with_untracked(|k| k.any_pending()) {
                 table.keeper.update(|k| {
                     k.tick(now);
@@ -40,18 +42,21 @@ pub fn PlayView(table: Table) -> impl IntoView {
             t.clear();
         }
     });
+    // Each feature's own state for this table; the bench's tap before the panels read it.
+    let keeper = crate::keeper::KeeperCtx::provide();
+    crate::pack_bench::PackBenchCtx::provide(table);
     provide_context(crate::panels::PanelsCtx::new(table));
     provide_context(gallery::Gallery(RwSignal::new(None)));
     provide_context(table);
     // A refusal is final (revoked key, version mismatch): back to the connect screen, saying why.
-    let screen = use_context::<RwSignal<crate::Screen>>().expect("screen");
-    let notice = use_context::<crate::ConnectNotice>().expect("connect notice");
+    let screen = use_context::<RwSignal<crate::store::Screen>>().expect("screen");
+    let notice = use_context::<crate::store::ConnectNotice>().expect("connect notice");
     Effect::new(move |_| {
-        if let crate::table::Status::Refused { reason } = table.status.get() {
+        if let crate::store::Status::Refused { reason } = table.status.get() {
             notice.0.set(Some(reason));
             leptos::task::spawn_local(async move {
                 let _ = crate::bridge::call(&ipc::cmd::LeaveTable {}).await;
-                screen.set(crate::Screen::Connect);
+                screen.set(crate::store::Screen::Connect);
             });
         }
     });
@@ -66,7 +71,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 .set(Some(crate::i18n::tr(l, "keeper.room_gone").to_string()));
             leptos::task::spawn_local(async move {
                 let _ = crate::bridge::call(&ipc::cmd::LeaveTable {}).await;
-                screen.set(crate::Screen::Connect);
+                screen.set(crate::store::Screen::Connect);
             });
         }
     });
@@ -74,8 +79,8 @@ pub fn PlayView(table: Table) -> impl IntoView {
         <section class="play">
             <status::StatusBar table=table/>
             <crate::keeper::KeeperScreen table=table/>
-            <crate::bench::BenchPane table=table/>
-            <div class="play-body" class:under-keeper=move || table.keeper_page.with(Option::is_some)
+            <crate::pack_bench::BenchPane table=table/>
+            <div class="play-body" class:under-keeper=move || keeper.page.with(Option::is_some)
                 class:bench-stale=move || table.bench.with(|b| b.as_ref().is_some_and(|b| !b.problems.is_empty()))>
                 <div class="play-main">
                     <transcript::Transcript table=table/>

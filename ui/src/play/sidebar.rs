@@ -6,7 +6,7 @@ use protocol::frame::{Resource, Scalar, State, Variable, VariableKind};
 use protocol::session::sanitize_text;
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 use crate::templates::{media_url, UiBlocksView};
 
 fn scalar(v: &Scalar) -> String {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use sound::levels::Levels;
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 const KEY: &str = "studio.sound";
 const LAYERS: [&str; 3] = ["bgm", "ambience", "sfx"];
@@ -103,7 +103,7 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
                             {p.into_iter().map(|(layer, p)| view! {
                                 <span class="layer" data-layer=layer class:paused=p.paused
                                     title=protocol::session::sanitize_text(&p.title)>
-                                    "♪ "{super::status::clip(&protocol::session::sanitize_text(&p.title), 24)}
+                                    "♪ "{super::clip::clip(&protocol::session::sanitize_text(&p.title), 24)}
                                 </span>
                             }).collect_view()}
                         </span>

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use protocol::session::export::{to_html, to_markdown};
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 #[component]
 pub fn StoryTools(table: Table) -> impl IntoView {

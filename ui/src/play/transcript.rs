@@ -14,7 +14,7 @@ use super::dice::DiceLine;
 use super::virtual_list::{self, Heights};
 use crate::i18n::{tr, Locale};
 use crate::markdown::markdown;
-use crate::table::{now_ms, Table};
+use crate::store::{now_ms, Table};
 use crate::templates::UiBlocksView;
 
 /// The flex gap between entries (`.transcript-inner`, .8rem).
@@ -375,7 +375,7 @@ fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
             let failed = failure.is_some();
             let key = entry.key;
             let text = pending.text.clone();
-            let table = use_context::<crate::table::Table>();
+            let table = use_context::<crate::store::Table>();
             view! {
                 <article class="entry narrative pending" data-speaker="player" class:failed=failed class:lost=lost>
                     <div class="body"><p>{sanitize_text(&pending.text)}</p></div>

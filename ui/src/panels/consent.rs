@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 use protocol::frame::UiManifestPanel;
 
-use super::{ctx, locale, txt, PanelsCtx};
-use crate::i18n::Locale;
+use super::{ctx, locale, PanelsCtx};
+use crate::i18n::{tr, Locale};
 
 /// Whether this room's panel code (tier-2 pages) may run: the person's answer, kept by the
 /// backend per room and asked before any page of the room starts.
@@ -155,14 +155,16 @@ fn notice_text(locale: Locale, raw: &str, ask: bool) -> String {
 pub(super) fn CodeNotices() -> impl IntoView {
     let c = ctx();
     let locale = locale();
-    let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
+    let stall = use_context::<crate::store::StallNotice>()
+        .expect("stall notice")
+        .0;
     view! {
                 {move || stall.get().map(|titles| {
                     let names = titles.iter().map(|t| format!("“{}”", t.pick(locale.get().code()))).collect::<Vec<_>>().join(", ");
                     view! {
                         <div class="panel-code-notice panel-stall" id="panel-stall-notice" role="alert">
-                            <span>{move || txt(locale.get(), "stalled")}" ("{names}"). "{move || txt(locale.get(), "stalled_after")}</span>
-                            <button class="link" on:click=move |_| stall.set(None)>{move || txt(locale.get(), "dismiss")}</button>
+                            <span>{move || tr(locale.get(), "panels.stalled")}" ("{names}"). "{move || tr(locale.get(), "panels.stalled_after")}</span>
+                            <button class="link" on:click=move |_| stall.set(None)>{move || tr(locale.get(), "panels.dismiss")}</button>
                         </div>
                     }
                 })}
@@ -170,12 +172,12 @@ pub(super) fn CodeNotices() -> impl IntoView {
                     // Asked before any page of this room starts.
                     view! {
                         <div class="panel-code-notice ask" id="panel-code-notice" role="alertdialog">
-                            <span>{notice_text(locale.get(), &n, true)}" "{move || txt(locale.get(), "run_question")}</span>
+                            <span>{notice_text(locale.get(), &n, true)}" "{move || tr(locale.get(), "panels.run_question")}</span>
                             <button class="primary" id="panel-code-run" on:click=move |_| c.set_code(Code::Run)>
-                                {move || txt(locale.get(), "run_code")}
+                                {move || tr(locale.get(), "panels.run_code")}
                             </button>
                             <button class="secondary" id="panel-code-blocks" on:click=move |_| c.set_code(Code::Blocks)>
-                                {move || txt(locale.get(), "blocks_only")}
+                                {move || tr(locale.get(), "panels.blocks_only")}
                             </button>
                         </div>
                     }.into_any()
@@ -186,9 +188,9 @@ pub(super) fn CodeNotices() -> impl IntoView {
                             <label class="blocks-only">
                                 <input type="checkbox" id="blocks-only" prop:checked=move || c.code.get() == Code::Blocks
                                     on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Blocks } else { Code::Run })/>
-                                {move || txt(locale.get(), "blocks_only")}
+                                {move || tr(locale.get(), "panels.blocks_only")}
                             </label>
-                            <button class="link" on:click=move |_| c.notice.set(None)>{move || txt(locale.get(), "dismiss")}</button>
+                            <button class="link" on:click=move |_| c.notice.set(None)>{move || tr(locale.get(), "panels.dismiss")}</button>
                         </div>
                     }.into_any()
                 })}
@@ -205,7 +207,7 @@ pub(super) fn CodeSwitch() -> impl IntoView {
                             <label class="panel-code-switch small">
                                 <input type="checkbox" id="panel-code-switch" prop:checked=move || c.code.get() == Code::Run
                                     on:change=move |ev| c.set_code(if event_target_checked(&ev) { Code::Run } else { Code::Blocks })/>
-                                {move || txt(locale.get(), "code_switch")}
+                                {move || tr(locale.get(), "panels.code_switch")}
                             </label>
                         </Show>
     }

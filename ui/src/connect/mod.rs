@@ -1,12 +1,13 @@
 //! The connect screen: ticket, invite key, optional name.
 
+pub mod text;
+
 use ipc::cmd;
 use leptos::prelude::*;
 
 use crate::bridge;
 use crate::i18n::{t, tr, Locale};
-use crate::table::Table;
-use crate::Screen;
+use crate::store::{Screen, Table};
 
 /// The backend's reason as a sentence: capitalized, ending with a full stop.
 fn sentence(reason: &str) -> String {
@@ -56,12 +57,12 @@ pub fn ConnectScreen() -> impl IntoView {
     let name = RwSignal::new(String::new());
     // Saving a key is the person's choice, made before the join.
     let remember = RwSignal::new(true);
-    let notice = use_context::<crate::ConnectNotice>().expect("connect notice");
+    let notice = use_context::<crate::store::ConnectNotice>().expect("connect notice");
     let problem = RwSignal::new(notice.0.get_untracked());
     notice.0.set(None);
     let busy = RwSignal::new(false);
     let screen = use_context::<RwSignal<Screen>>().expect("screen context");
-    let app_owner = StoredValue::new(use_context::<crate::AppOwner>().expect("app owner"));
+    let app_owner = StoredValue::new(use_context::<crate::store::AppOwner>().expect("app owner"));
     // The table is created before the join so no frame that races the answer is lost.
     let start = move |how: Join| {
         busy.set(true);
@@ -84,7 +85,9 @@ pub fn ConnectScreen() -> impl IntoView {
         });
     };
     // Back from a window a panel page froze: straight back into the room, its code off.
-    let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
+    let stall = use_context::<crate::store::StallNotice>()
+        .expect("stall notice")
+        .0;
     leptos::task::spawn_local(async move {
         if let Ok(Some(r)) = bridge::call(&cmd::StallRecovery {}).await {
             stall.set(Some(r.panels));

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
+use crate::store::Table;
 
 pub use ipc::PackBenchVar;
 

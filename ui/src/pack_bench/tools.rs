@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use protocol::frame::{PanelEvent, ServerFrame};
 
 use crate::i18n::{tr, Locale};
-use crate::table::{now_ms, Table};
+use crate::store::{now_ms, Table};
 
 /// One intent a panel sent, as the author sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,6 +63,9 @@ fn clock(ms: f64) -> String {
 #[component]
 pub fn AuthorTools(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let log = use_context::<super::PackBenchCtx>()
+        .expect("PackBenchCtx is provided by the play view")
+        .log;
     let panel = RwSignal::new(String::new());
     let payload = RwSignal::new("{\"hello\": \"world\"}".to_string());
     let problem = RwSignal::new(None::<String>);
@@ -120,12 +123,12 @@ pub fn AuthorTools(table: Table) -> impl IntoView {
                 <span class="failure">{move || problem.get()}</span>
             </form>
             <label class="bench-execute">
-                <input id="bench-execute" type="checkbox" prop:checked=move || table.bench_log.with(|l| l.execute)
-                    on:change=move |ev| table.bench_log.update(|l| l.execute = event_target_checked(&ev))/>
+                <input id="bench-execute" type="checkbox" prop:checked=move || log.with(|l| l.execute)
+                    on:change=move |ev| log.update(|l| l.execute = event_target_checked(&ev))/>
                 {move || tr(locale.get(), "bench.execute")}
             </label>
             <ol class="bench-intents" id="bench-intents">
-                {move || table.bench_log.with(|l| l.entries.iter().rev().map(|e| view! {
+                {move || log.with(|l| l.entries.iter().rev().map(|e| view! {
                     <li class:logged-only=!e.sent>
                         <span class="when">{clock(e.at_ms)}</span>" "
                         <code>{e.panel.clone()}</code>" · "{e.kind.clone()}" · "

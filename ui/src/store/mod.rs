@@ -1,4 +1,7 @@
 //! The table Studio sits at, as reactive state: the session model fed by the backend's pump.
+//! It holds what the backend sends and nothing a feature keeps for itself: the keeper's open
+//! screen and the bench's intent log live in those features' own contexts, so the store
+//! imports no feature and every feature can import the store.
 
 use ipc::cmd;
 use leptos::prelude::*;
@@ -6,6 +9,9 @@ use protocol::session::SessionModel;
 use protocol::{ClientFrame, ServerFrame};
 
 use crate::bridge;
+
+mod app;
+pub use app::{AppOwner, ConnectNotice, Screen, StallNotice};
 
 pub use ipc::Status;
 
@@ -50,12 +56,9 @@ pub struct Table {
     pub uploads: RwSignal<Vec<Upload>>,
     /// The keeper console's state (admin requests and their replies).
     pub keeper: RwSignal<protocol::keeper::KeeperConsole>,
-    /// The keeper screen over the table, if one is open.
-    pub keeper_page: RwSignal<Option<crate::keeper::Page>>,
-    /// The pack bench's last report, when this table is the bench.
+    /// The pack bench's last report, when this table is the bench: the backend's own data
+    /// (the join's answer, then `PumpEvent::PackBench`), kept here like the rest it sends.
     pub bench: RwSignal<Option<ipc::PackBenchStatus>>,
-    /// On the bench: every intent a panel sent, and whether intents reach the table.
-    pub bench_log: RwSignal<crate::bench::IntentLog>,
     /// The story search: when not empty, the transcript shows only the lines that match.
     pub search: RwSignal<String>,
     /// A line handed back to the input box to edit (a line that was not delivered).
@@ -85,9 +88,7 @@ impl Table {
             overlay: RwSignal::new(None),
             uploads: RwSignal::new(Vec::new()),
             keeper: RwSignal::new(Default::default()),
-            keeper_page: RwSignal::new(None),
             bench: RwSignal::new(None),
-            bench_log: RwSignal::new(Default::default()),
             search: RwSignal::new(String::new()),
             draft: RwSignal::new(None),
             inbox: StoredValue::new(Vec::new()),

@@ -2,22 +2,53 @@
 //! panels this viewer does not receive (with why). The panels themselves render in the play
 //! view below, exactly as a room would show them.
 
+pub mod text;
 mod tools;
 mod vars;
 
 use leptos::prelude::*;
-pub use tools::IntentLog;
+use tools::IntentLog;
 
 use crate::i18n::{tr, Locale};
-use crate::table::Table;
-use crate::Screen;
+use crate::store::{Screen, Table};
 
 pub use ipc::Problem;
+
+/// The bench's own state, provided by the play view for each table it shows: the log of
+/// every intent a panel sent, and whether intents reach the table. Its [`IntentTap`] is how
+/// the panels report to it without knowing the bench.
+///
+/// [`IntentTap`]: crate::panels::IntentTap
+#[derive(Clone, Copy)]
+pub struct PackBenchCtx {
+    pub log: RwSignal<IntentLog>,
+}
+
+impl PackBenchCtx {
+    /// Provides the context and the panels' intent tap; call before the panels' context is
+    /// built. Off the bench the tap lets every intent through, unlogged.
+    pub fn provide(table: Table) {
+        let ctx = PackBenchCtx {
+            log: RwSignal::new(IntentLog::default()),
+        };
+        let tap = Callback::new(move |i: crate::panels::TappedIntent| {
+            if table.bench.with_untracked(Option::is_none) {
+                return true;
+            }
+            let execute = ctx.log.with_untracked(|l| l.execute);
+            ctx.log
+                .update(|l| l.push(&i.panel, &i.kind, &i.value, i.at_ms, execute));
+            execute
+        });
+        provide_context(ctx);
+        provide_context(crate::panels::IntentTap(tap));
+    }
+}
 
 /// Rejoins the bench's table as `viewer` on a fresh table model.
 fn switch_viewer(viewer: &'static str) {
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
-    let owner = use_context::<crate::AppOwner>().expect("app owner");
+    let owner = use_context::<crate::store::AppOwner>().expect("app owner");
     let table = owner.0.with(Table::new);
     let channel = table.channel();
     let view = ipc::cmd::PackBenchView {
@@ -62,7 +93,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
             .filter(|p| !have.contains(&p.id))
             .collect::<Vec<_>>()
     };
-    let owner = use_context::<crate::AppOwner>().expect("app owner");
+    let owner = use_context::<crate::store::AppOwner>().expect("app owner");
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
     let view_as = move |viewer: &'static str| {
         let owner = owner.clone();
@@ -145,40 +176,5 @@ fn Preview() -> impl IntoView {
             <button id="bench-en" class:current=move || locale.get() == Locale::En on:click=move |_| locale.set(Locale::En)>"EN"</button>
             <button id="bench-zh" class:current=move || locale.get() == Locale::Zh on:click=move |_| locale.set(Locale::Zh)>"中文"</button>
         </span>
-    }
-}
-
-pub fn pair(key: &'static str) -> (&'static str, &'static str) {
-    match key {
-        "bench.tools" => ("Events and intents", "事件与意图"),
-        "bench.inject" => ("Send event", "发送事件"),
-        "bench.bad_json" => ("The payload is not JSON", "载荷不是 JSON"),
-        "bench.execute" => (
-            "Intents reach the table (off: only logged)",
-            "意图发送到牌桌（关闭：仅记录）",
-        ),
-        "bench.logged_only" => ("logged only", "仅记录"),
-        "bench.title" => ("Pack bench", "扩展包工作台"),
-        "bench.light" => ("Light", "浅色"),
-        "bench.dark" => ("Dark", "深色"),
-        "bench.vars" => ("Variables", "变量"),
-        "bench.var_id" => ("new variable id", "新变量 id"),
-        "bench.var_value" => ("value", "值"),
-        "bench.var_add" => ("Add", "添加"),
-        "bench.var_hidden" => ("keeper only", "仅主持人"),
-        "bench.open" => ("Open a pack folder…", "打开扩展包文件夹…"),
-        "bench.as_keeper" => ("As keeper", "以主持人查看"),
-        "bench.as_player" => ("As player", "以玩家查看"),
-        "bench.watching" => ("Watching for changes", "正在监视更改"),
-        "bench.reloaded" => ("Reloads:", "已重新加载："),
-        "bench.stale" => (
-            "The pack does not load; the panels below are the last good version.",
-            "扩展包无法加载；下面显示的是上一个可用版本。",
-        ),
-        "bench.not_in_manifest" => ("not in this viewer's manifest:", "不在此视角的清单中："),
-        "bench.audience_keeper" => ("audience is keeper only", "受众仅为主持人"),
-        "bench.audience_players" => ("audience is players only", "受众仅为玩家"),
-        "bench.audience_other" => ("not sent to this viewer", "未发送给此视角"),
-        _ => crate::keeper::text::pair(key),
     }
 }

@@ -13,6 +13,7 @@
 
 mod consent;
 mod host;
+pub mod text;
 mod tier2;
 
 pub use consent::Code;
@@ -22,12 +23,27 @@ use protocol::frame::{PanelIntent, PanelIntentKind, PanelSlot, UiBlock, UiManife
 use protocol::intent_gate::{self, IntentGate, Verdict};
 use protocol::ClientFrame;
 
-use crate::i18n::Locale;
-use crate::table::{now_ms, Table};
+use crate::i18n::{tr, Locale};
+use crate::store::{now_ms, Table};
 use crate::templates::UiBlocksView;
 
 /// Longest intent value (the server's cap).
 pub const MAX_INTENT_CHARS: usize = PanelIntent::MAX_VALUE_CHARS;
+
+/// An intent on its way to the table, as a tap sees it.
+#[derive(Clone, Debug)]
+pub struct TappedIntent {
+    pub panel: String,
+    pub kind: String,
+    pub value: String,
+    pub at_ms: f64,
+}
+
+/// A watcher of the intents panels send, provided (before the play view builds its
+/// [`PanelsCtx`]) by a feature that wants to see them: the pack bench logs them. It answers
+/// whether the intent goes on to the table. Panels know the tap, not who provides it.
+#[derive(Clone, Copy)]
+pub struct IntentTap(pub Callback<TappedIntent, bool>);
 
 /// Panel state shared by the slots, the status-bar menu and the dialog.
 #[derive(Clone, Copy)]
@@ -47,6 +63,8 @@ pub struct PanelsCtx {
     /// Panel ids the player collapsed.
     pub collapsed: RwSignal<Vec<String>>,
     pub menu_open: RwSignal<bool>,
+    /// The tap in context when this was built, if any.
+    tap: Option<IntentTap>,
 }
 
 impl PanelsCtx {
@@ -61,6 +79,7 @@ impl PanelsCtx {
             gate: RwSignal::new(IntentGate::default()),
             collapsed: RwSignal::new(Vec::new()),
             menu_open: RwSignal::new(false),
+            tap: use_context::<IntentTap>(),
         };
         consent::watch_room(ctx);
         ctx
@@ -95,13 +114,15 @@ impl PanelsCtx {
     fn dispatch(self, panel: &str, kind: PanelIntentKind, value: String) {
         let now = now_ms();
         let shown = intent_gate::shown(&kind, &value);
-        // On the pack bench every intent is logged; the author may keep them from the table.
-        if self.table.bench.with_untracked(Option::is_some) {
-            let execute = self.table.bench_log.with_untracked(|l| l.execute);
-            self.table
-                .bench_log
-                .update(|l| l.push(panel, kind.as_str(), &value, now, execute));
-            if !execute {
+        // A tap (the pack bench's log) sees every intent and may keep it from the table.
+        if let Some(tap) = self.tap {
+            let to_table = tap.0.run(TappedIntent {
+                panel: panel.to_owned(),
+                kind: kind.as_str().to_owned(),
+                value: value.clone(),
+                at_ms: now,
+            });
+            if !to_table {
                 return;
             }
         }
@@ -123,48 +144,6 @@ impl PanelsCtx {
                 c.push(id.to_owned());
             }
         });
-    }
-}
-
-pub(crate) fn txt(locale: Locale, key: &str) -> String {
-    let (en, zh) = match key {
-        "menu" => ("Panels", "面板"),
-        "close" => ("Close", "关闭"),
-        "collapse" => ("Collapse", "折叠"),
-        "expand" => ("Expand", "展开"),
-        "failed" => ("This panel could not be shown.", "此面板无法显示。"),
-        "no_start" => ("This panel could not start.", "此面板无法启动。"),
-        "retry" => ("Retry", "重试"),
-        "loading" => ("Loading panel…", "正在加载面板…"),
-        "blocks_only" => ("Blocks only", "仅显示区块"),
-        "run_code" => ("Run panel code", "运行面板代码"),
-        "run_question" => (
-            "Run them? Until you choose, each panel shows its plain blocks.",
-            "要运行它们吗？在你选择之前，每个面板只显示其普通区块。",
-        ),
-        "code_switch" => ("Run this room's panel code", "运行此房间的面板代码"),
-        "crashed" => ("This panel stopped with an error.", "此面板因错误而停止。"),
-        "stalled" => (
-            "A panel page stopped the window from answering",
-            "一个面板页面使窗口停止响应",
-        ),
-        "stalled_after" => (
-            "Studio restarted the view and turned this room's panel code off. You can turn it back on from the Panels menu.",
-            "Studio 已重新载入界面，并关闭了此房间的面板代码。你可以在“面板”菜单中重新开启。",
-        ),
-        "none" => ("No panels", "没有面板"),
-        "dismiss" => ("Dismiss", "关闭"),
-        "wants_to_send" => ("wants to send:", "想要发送："),
-        "send" => ("Send", "发送"),
-        "is_command" => (
-            "This is a command: it runs at the table with your rights.",
-            "这是一条命令：它会以你的权限在牌桌上执行。",
-        ),
-        _ => (key, key),
-    };
-    match locale {
-        Locale::En => en.to_owned(),
-        Locale::Zh => zh.to_owned(),
     }
 }
 
@@ -217,7 +196,9 @@ pub(crate) fn TemplateBlocks(panel: String, blocks: Vec<serde_json::Value>) -> i
     });
     move || match resolved.get() {
         Ok(blocks) => view! { <UiBlocksView blocks=blocks on_choice=on_choice/> }.into_any(),
-        Err(_) => view! { <p class="panel-notice">{txt(locale.get(), "failed")}</p> }.into_any(),
+        Err(_) => {
+            view! { <p class="panel-notice">{tr(locale.get(), "panels.failed")}</p> }.into_any()
+        }
     }
 }
 
@@ -230,11 +211,14 @@ fn PanelBody(panel: UiManifestPanel) -> impl IntoView {
             Some(blocks) => {
                 view! { <TemplateBlocks panel=panel.id.clone() blocks=blocks/> }.into_any()
             }
-            None => view! { <p class="panel-notice">{move || txt(locale.get(), "failed")}</p> }
-                .into_any(),
+            None => {
+                view! { <p class="panel-notice">{move || tr(locale.get(), "panels.failed")}</p> }
+                    .into_any()
+            }
         },
         2 => view! { <tier2::Tier2Panel panel=panel/> }.into_any(),
-        _ => view! { <p class="panel-notice">{move || txt(locale.get(), "failed")}</p> }.into_any(),
+        _ => view! { <p class="panel-notice">{move || tr(locale.get(), "panels.failed")}</p> }
+            .into_any(),
     }
 }
 
@@ -282,7 +266,7 @@ fn PanelCard(panel: UiManifestPanel, class: &'static str) -> impl IntoView {
         <section class=format!("card lw-panel {class}") data-panel=id.clone() data-tier=tier
             id=format!("panel-{}", dom_id(&id))>
             <button class="panel-head" aria-expanded=move || (!collapsed.get()).to_string()
-                title=move || txt(locale.get(), if collapsed.get() { "expand" } else { "collapse" })
+                title=move || tr(locale.get(), if collapsed.get() { "panels.expand" } else { "panels.collapse" })
                 on:click=move |_| c.toggle_collapsed(&id_toggle)>
                 <span class="panel-title">{move || title.pick(locale.get().code()).to_owned()}</span>
                 <span class="chevron" aria-hidden="true">{move || if collapsed.get() { "▸" } else { "▾" }}</span>
@@ -310,7 +294,9 @@ pub fn SidebarPanels(table: Table) -> impl IntoView {
 #[component]
 pub fn TrayPanels(table: Table) -> impl IntoView {
     let c = ctx();
-    let stall = use_context::<crate::StallNotice>().expect("stall notice").0;
+    let stall = use_context::<crate::store::StallNotice>()
+        .expect("stall notice")
+        .0;
     let has_any = move || {
         !panels_in(table, PanelSlot::Tray).is_empty()
             || c.notice.with(Option::is_some)
@@ -343,7 +329,7 @@ pub fn PanelsMenu(table: Table) -> impl IntoView {
                 <button class="link" id="panels-menu" aria-haspopup="menu"
                     aria-expanded=move || c.menu_open.get().to_string()
                     on:click=move |_| c.menu_open.update(|o| *o = !*o)>
-                    {move || txt(locale.get(), "menu")}
+                    {move || tr(locale.get(), "panels.menu")}
                 </button>
                 <Show when=move || c.menu_open.get()>
                     <div class="panels-menu-list" role="menu">
@@ -351,7 +337,7 @@ pub fn PanelsMenu(table: Table) -> impl IntoView {
                         {move || {
                             let list = modals();
                             if list.is_empty() {
-                                view! { <span class="small">{txt(locale.get(), "none")}</span> }.into_any()
+                                view! { <span class="small">{tr(locale.get(), "panels.none")}</span> }.into_any()
                             } else {
                                 list.into_iter().map(|(_, p)| {
                                     let id = p.id.clone();
@@ -409,7 +395,7 @@ pub fn ModalHost(table: Table) -> impl IntoView {
                         <header class="lw-modal-head">
                             <h3 class="panel-title">{title}</h3>
                             <button class="link" id="panel-close" on:click=move |_| c.modal.set(None)>
-                                {move || txt(locale.get(), "close")}
+                                {move || tr(locale.get(), "panels.close")}
                             </button>
                         </header>
                         <div class="panel-body"><PanelBody panel=p/></div>
@@ -454,12 +440,12 @@ pub fn IntentPrompt(table: Table) -> impl IntoView {
             let id = p.id;
             view! {
                 <div class="lw-intent-prompt card" role="alertdialog" id="intent-prompt" data-panel=p.panel.clone()>
-                    <p><strong class="lw-intent-panel">{title_of(&p.panel)}</strong>" "{move || txt(locale.get(), "wants_to_send")}</p>
+                    <p><strong class="lw-intent-panel">{title_of(&p.panel)}</strong>" "{move || tr(locale.get(), "panels.wants_to_send")}</p>
                     <pre class="lw-intent-text" id="intent-text">{text}</pre>
-                    {command.then(|| view! { <p class="lw-intent-warn">{move || txt(locale.get(), "is_command")}</p> })}
+                    {command.then(|| view! { <p class="lw-intent-warn">{move || tr(locale.get(), "panels.is_command")}</p> })}
                     <div class="lw-intent-actions">
-                        <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || txt(locale.get(), "send")}</button>
-                        <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || txt(locale.get(), "dismiss")}</button>
+                        <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || tr(locale.get(), "panels.send")}</button>
+                        <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || tr(locale.get(), "panels.dismiss")}</button>
                     </div>
                 </div>
             }
@@ -475,7 +461,7 @@ pub fn IntentPrompt(table: Table) -> impl IntoView {
                 view! {
                     <div class="lw-intent-dropped" id="intent-dropped" data-count=n.to_string() role="status">
                         <span>{text}</span>
-                        <button class="link" on:click=move |_| c.gate.update(IntentGate::clear_dropped)>{move || txt(locale.get(), "dismiss")}</button>
+                        <button class="link" on:click=move |_| c.gate.update(IntentGate::clear_dropped)>{move || tr(locale.get(), "panels.dismiss")}</button>
                     </div>
                 }
             })

@@ -13,8 +13,9 @@ use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{ctx, host, locale, txt, Code, TemplateBlocks, MAX_INTENT_CHARS};
-use crate::table::Table;
+use super::{ctx, host, locale, Code, TemplateBlocks, MAX_INTENT_CHARS};
+use crate::i18n::tr;
+use crate::store::Table;
 
 /// How long a page has to say `ready`.
 const READY_TIMEOUT: Duration = Duration::from_secs(6);
@@ -119,7 +120,7 @@ pub fn Tier2Panel(panel: UiManifestPanel) -> impl IntoView {
         match c.code.get() {
             Code::Run => view! { <Frame panel=panel.clone() attempt=attempt n=n/> }.into_any(),
             Code::Unknown => {
-                view! { <p class="panel-notice loading">{move || txt(locale.get(), "loading")}</p> }
+                view! { <p class="panel-notice loading">{move || tr(locale.get(), "panels.loading")}</p> }
                     .into_any()
             }
             Code::Ask | Code::Blocks => {
@@ -136,16 +137,15 @@ fn Fallback(panel: UiManifestPanel, retry: Option<RwSignal<u32>>) -> impl IntoVi
         Some(PanelFallback::Blocks(blocks)) => {
             view! { <TemplateBlocks panel=panel.id.clone() blocks=blocks.clone()/> }.into_any()
         }
-        _ => {
-            view! { <p class="panel-notice">{move || txt(locale.get(), "no_start")}</p> }.into_any()
-        }
+        _ => view! { <p class="panel-notice">{move || tr(locale.get(), "panels.no_start")}</p> }
+            .into_any(),
     };
     view! {
         <div class="panel-fallback">
             {body}
             {retry.map(|a| view! {
                 <button class="link panel-retry" on:click=move |_| a.update(|n| *n += 1)>
-                    {move || txt(locale.get(), "retry")}
+                    {move || tr(locale.get(), "panels.retry")}
                 </button>
             })}
         </div>
@@ -275,7 +275,8 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
                 // A crash, before or after ready: the fallback, with Retry.
                 Some("panel_error") => {
                     if ready.get_untracked() {
-                        let _ = why.try_set(txt(locale.get_untracked(), "crashed"));
+                        let _ =
+                            why.try_set(tr(locale.get_untracked(), "panels.crashed").to_string());
                     }
                     fail(phase)
                 }
@@ -342,7 +343,7 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
 
     move || {
         match phase.get() {
-        Phase::Loading => view! { <p class="panel-notice loading">{txt(locale.get(), "loading")}</p> }.into_any(),
+        Phase::Loading => view! { <p class="panel-notice loading">{tr(locale.get(), "panels.loading")}</p> }.into_any(),
         Phase::Running { url, .. } => view! {
             <iframe class="lw-panel-frame" node_ref=frame_ref sandbox="allow-scripts"
                 referrerpolicy="no-referrer" src=url title=panel.title.pick(locale.get_untracked().code()).to_owned()></iframe>
