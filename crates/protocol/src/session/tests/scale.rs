@@ -1,7 +1,7 @@
 //! Sanitizing, batching, and the transcript at scale.
 
-use super::tests::{delta, dice, kp};
-use super::*;
+use super::super::*;
+use super::{delta, dice, kp};
 
 #[test]
 fn sanitize_strips_controls_and_bidi_overrides() {

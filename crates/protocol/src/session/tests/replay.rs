@@ -2,8 +2,8 @@
 
 use serde_json::{json, Value};
 
-use super::tests::{delta, dice, frame, kp, line, shown, state, welcome};
-use super::*;
+use super::super::*;
+use super::{delta, dice, frame, kp, line, shown, state, welcome};
 
 /// One transcript line as the server would send it on connection `conn`.
 fn story(conn: u32, n: usize) -> ServerFrame {
@@ -249,15 +249,8 @@ fn another_rooms_welcome_starts_over() {
 /// replays its story lines and dice with fresh ids: nothing is duplicated.
 #[test]
 fn engine_capture_then_a_reconnect() {
-    // A missing capture is a failure, never a skip (#24.15).
-    let shared = std::env::var_os("LOREWEAVER_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-        });
-    let path = shared.join("conformance/engine-session-2.3.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the engine capture {}: {e}", path.display()));
+    // A missing capture is a failure, never a skip (#24.15): read_shared panics.
+    let text = test_support::read_shared("conformance/engine-session-2.3.jsonl");
     let mut m = SessionModel::new();
     let mut now = 0.0;
     for record in text
