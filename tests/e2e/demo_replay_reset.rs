@@ -8,6 +8,7 @@ use studio_e2e::{out_dir, wait_for};
 
 #[test]
 fn demo_replay_after_a_rejoin_and_reset_clears() {
+    let _scenario = studio_e2e::scenario();
     let s = open_demo();
     // A fresh room: nothing to replay yet.
     assert!(

@@ -34,6 +34,7 @@ fn view(s: &Studio) -> Value {
 
 #[test]
 fn a_flood_is_followed_and_a_reader_who_scrolled_up_stays() {
+    let _scenario = studio_e2e::scenario();
     let rt = runtime();
     let mut after = vec![json!({"type":"state","party":[],"online":1}).to_string()];
     after.extend((0..FLOOD).map(|i| {

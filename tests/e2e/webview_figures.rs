@@ -27,18 +27,9 @@ fn figure(name: &str, value: f64) {
     println!("FIGURE {name} {value:.3}");
 }
 
-fn shared() -> std::path::PathBuf {
-    std::env::var_os("LOREWEAVER_SHARED")
-        .map(Into::into)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")
-        })
-}
-
 /// The server frames of the engine's player-session capture, as wire lines.
 fn capture_lines() -> Vec<String> {
-    let path = shared().join("conformance/engine-session-2.3.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let text = test_support::read_shared("conformance/engine-session-2.3.jsonl");
     text.lines()
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
         .filter_map(|r| r.get("frame").map(Value::to_string))
@@ -204,6 +195,7 @@ fn stream_lines() -> Vec<String> {
 #[test]
 #[ignore = "a bench figure: run by `cargo xtask bench`"]
 fn webview_figures() {
+    let _scenario = studio_e2e::scenario();
     // `FIGURES_ONLY=long` measures the long session alone, `short` everything but it (for
     // looking into one figure).
     let only = std::env::var("FIGURES_ONLY").unwrap_or_default();

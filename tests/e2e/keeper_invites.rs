@@ -13,6 +13,7 @@ use studio_e2e::{open_studio, out_dir, wait_for};
 
 #[test]
 fn keeper_invites_a_player_and_manages_the_table() {
+    let _scenario = studio_e2e::scenario();
     let keeper = open_demo();
     open_page(&keeper, "keys");
     // The roster lists the demo's keys with the engine's extra fields as columns.

@@ -15,10 +15,7 @@ use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
 use studio_e2e::play::{join, say, transcript, wait_online};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use test_support::repo;
 
 /// Copies the hostile pack, pointing its network attempts at `port`.
 fn hostile_pack(into: &Path, port: u16) -> PathBuf {
@@ -193,6 +190,7 @@ fn invoke_key(s: &studio_e2e::Studio) -> String {
 
 #[test]
 fn panels_render_and_hostile_pages_stay_in_their_box() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("panels");
     let (port, hits) = counting_listener();
     let hostile = hostile_pack(&dir, port);

@@ -16,6 +16,7 @@ use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 #[test]
 fn a_character_of_ones_own() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("characters");
     let (mut config, keys) = demo_config(dir.join("table")).expect("demo config");
     config.port = free_udp_port();

@@ -73,6 +73,7 @@ use transport::testpeer::{PeerConfig, PeerState, TestPeer};
 
 #[test]
 fn hostile_text_shows_as_text_and_runs_nothing() {
+    let _scenario = studio_e2e::scenario();
     let corpus = corpus();
     assert!(
         corpus.len() >= 50,

@@ -31,6 +31,7 @@ macro_rules! hidden {
 
 #[test]
 fn no_secret_bearing_type_prints_its_secret() {
+    let _scenario = studio_e2e::scenario();
     let entry = KeyEntry {
         room: "r".into(),
         name: "Ann".into(),

@@ -13,6 +13,7 @@ use transport::testpeer::{sha256_hex, PeerConfig, PeerState, Serve, TestPeer};
 
 #[test]
 fn panel_pages_over_their_limits_say_why() {
+    let _scenario = studio_e2e::scenario();
     let page = b"<!doctype html><p>a real page</p>".to_vec();
     let page_hash = sha256_hex(&page);
     let entry = |hash: &str, size: u64| json!({"path": "index.html", "hash": hash, "size": size});

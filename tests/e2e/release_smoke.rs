@@ -12,6 +12,7 @@ use studio_e2e::{open_studio_with, out_dir, wait_for};
 #[test]
 #[ignore = "run by `cargo xtask bundle` against the installed package"]
 fn the_installed_package_plays_the_demo() {
+    let _scenario = studio_e2e::scenario();
     let s = open_studio_with(&[("STUDIO_DEMO_PACING", "fast")]);
     let about = wait_for(Duration::from_secs(30), "the connect screen", || {
         s.find("#about")

@@ -8,6 +8,7 @@ use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 #[test]
 fn wrong_key_and_bad_ticket_are_explained() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("join-errors");
     let table = TestTable::start(dir.join("table"));
     let s = open_studio_with(&[

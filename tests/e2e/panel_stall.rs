@@ -3,7 +3,6 @@
 //! (`for(;;){}`, which on WebKitGTK freezes the whole window) is ended by the backend, and the
 //! window comes back at the same table with that room's panel code off and a notice naming it.
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use local_table::table::demo_config;
@@ -12,10 +11,7 @@ use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
 use studio_e2e::play::{join, say, wait_online};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use test_support::repo;
 
 /// The backend's own answer to a mount request made straight from the main frame.
 fn mount_refusal(s: &studio_e2e::Studio, panel: &str) -> String {
@@ -37,6 +33,7 @@ fn mount_refusal(s: &studio_e2e::Studio, panel: &str) -> String {
 
 #[test]
 fn panel_code_asks_first_and_a_page_that_spins_cannot_take_the_window() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("stall");
     let (mut config, keys) = demo_config(dir.join("table")).expect("demo config");
     config.port = free_udp_port();

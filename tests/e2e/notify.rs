@@ -22,6 +22,7 @@ fn notified(log_dir: &std::path::Path) -> usize {
 
 #[test]
 fn the_keepers_turn_ending_notifies_in_the_background_unless_switched_off() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("notify");
     let data = dir.join("data");
     let s = open_studio_with(&[

@@ -10,6 +10,7 @@ use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 #[test]
 fn a_joined_table_is_saved_and_rejoined_in_one_click() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("saved");
     let table = TestTable::start(dir.join("table"));
     let studio_dir = dir.join("studio");

@@ -15,6 +15,7 @@ fn heading(s: &studio_e2e::Studio) -> String {
 
 #[test]
 fn two_profiles_keep_their_own_language() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("profiles");
     let (a, b) = (dir.join("a"), dir.join("b"));
     let open =

@@ -14,6 +14,7 @@ const PROVIDER_KEY: &str = "sk-e2e-provider-7f3a9c2e";
 
 #[test]
 fn keeper_console_round_trips_and_keeps_secrets() {
+    let _scenario = studio_e2e::scenario();
     let log = std::env::temp_dir().join(format!("studio-e2e-log-{}.txt", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let log_path = log.to_string_lossy().into_owned();

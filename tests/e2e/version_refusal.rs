@@ -11,6 +11,7 @@ use transport::testpeer::{PeerConfig, PeerState, TestPeer};
 
 #[test]
 fn a_protocol_3_table_is_refused_naming_both_versions() {
+    let _scenario = studio_e2e::scenario();
     let rt = runtime();
     let config = PeerConfig {
         protocol: "3.0".into(),

@@ -48,6 +48,7 @@ fn row(s: &studio_e2e::Studio, name: &str) -> Option<(String, String)> {
 
 #[test]
 fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("upload");
     let picture = dir.join("gold dot.svg");
     std::fs::write(&picture, SVG).expect("writing the picture");

@@ -16,6 +16,7 @@ fn texts(lines: &[Line]) -> Vec<(String, String)> {
 
 #[test]
 fn restarted_table_reconnects_without_duplicates() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("reconnect");
     let mut table = TestTable::start(dir.join("table"));
     let app_data = dir.join("studio");

@@ -16,6 +16,7 @@ fn a_ticket() -> String {
 
 #[test]
 fn version_and_help_answer_in_a_terminal() {
+    let _scenario = studio_e2e::scenario();
     let app = std::env::var("STUDIO_APP").expect("STUDIO_APP (run through cargo xtask test)");
     let run = |arg: &str| {
         let out = std::process::Command::new(&app)
@@ -40,6 +41,7 @@ fn version_and_help_answer_in_a_terminal() {
 
 #[test]
 fn connect_screen_renders_from_wasm_and_backend_answers() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("connect");
     // The window was left at 900×640 last time (the window-state plugin's file).
     let state = dir.join("config/dev.loreweaver.studio");

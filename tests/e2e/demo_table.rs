@@ -7,6 +7,7 @@ use studio_e2e::{out_dir, wait_for};
 
 #[test]
 fn demo_table_plays_a_turn() {
+    let _scenario = studio_e2e::scenario();
     let s = open_demo();
     // Joined as keeper: the status bar names the role.
     let role = s.find(".status-role").expect("the role in the status bar");

@@ -33,6 +33,7 @@ fn entries_for(s: &Studio, text: &str) -> Vec<String> {
 
 #[test]
 fn a_line_sent_as_the_engine_dies_is_settled_when_the_replay_ends() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("engine-pending");
     let mut engine = EngineTable::start(dir.join("engine"));
     let s = open_studio_with(&[

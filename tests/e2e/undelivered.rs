@@ -13,6 +13,7 @@ use transport::testpeer::{PeerConfig, PeerState, TestPeer};
 
 #[test]
 fn a_line_lost_with_the_connection_says_so_after_the_replay() {
+    let _scenario = studio_e2e::scenario();
     // A table that replays one line and its state on every join, and never gets to our input.
     let config = PeerConfig {
         mute_inputs: true,

@@ -29,6 +29,7 @@ fn wait_peak(s: &studio_e2e::Studio, what: &str, loud: bool) {
 
 #[test]
 fn the_deck_plays_the_rooms_sound_and_mute_silences_the_output() {
+    let _scenario = studio_e2e::scenario();
     let profile = studio_e2e::peers::fresh_dir("sound-profile");
     let data = profile.join("data");
     let env = [

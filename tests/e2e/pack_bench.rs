@@ -12,21 +12,11 @@ use std::time::{Duration, Instant};
 
 use studio_e2e::keeper::{choose, click, fill, wait_text};
 use studio_e2e::{open_studio_args, out_dir, wait_for};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+use test_support::copy_dir;
 
 #[test]
 fn bench_reloads_a_pack_as_its_author_saves() {
+    let _scenario = studio_e2e::scenario();
     let dir = std::env::temp_dir().join(format!("studio-e2e-pack-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(

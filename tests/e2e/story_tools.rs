@@ -10,6 +10,7 @@ use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 #[test]
 fn the_story_can_be_searched_and_saved() {
+    let _scenario = studio_e2e::scenario();
     let dir = fresh_dir("story");
     let saves = dir.join("saves");
     std::fs::create_dir_all(&saves).unwrap();

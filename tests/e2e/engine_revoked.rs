@@ -18,6 +18,7 @@ use transport::ticket::parse_ticket;
 
 #[test]
 fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
+    let _scenario = studio_e2e::scenario();
     let name = "engine-revoked";
     let dir = fresh_dir(name);
     let engine = EngineTable::start(dir.join("engine"));

@@ -27,6 +27,7 @@ fn tone_colours(s: &Session, dice: &Element) -> (String, String, String) {
 
 #[test]
 fn demo_story_performances_render() {
+    let _scenario = studio_e2e::scenario();
     let s = open_demo();
 
     // Resources as meters: a character first.
