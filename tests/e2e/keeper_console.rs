@@ -55,9 +55,10 @@ fn keeper_console_round_trips_and_keeps_secrets() {
         .expect("observer");
     };
     let saw_progress = || {
+        // Unset (null) is "not seen"; a failed read panics rather than read as "not seen".
         s.execute("return window.__sawProgress", serde_json::json!([]))
-            .ok()
-            .and_then(|v| v.as_bool())
+            .unwrap_or_else(|e| panic!("reading whether progress showed: {e}"))
+            .as_bool()
             .unwrap_or(false)
     };
     fill(
@@ -165,7 +166,8 @@ fn keeper_console_round_trips_and_keeps_secrets() {
         "the provider key is in the DOM"
     );
     assert!(!dom.contains(&minted), "the minted key is in the DOM");
-    let log_text = std::fs::read_to_string(&log).unwrap_or_default();
+    let log_text =
+        std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{}: {e}", log.display()));
     // The log is real and saw these very requests (so a leak would have shown here).
     assert!(log_text.contains("admin_set_model") && log_text.contains("admin_mint_key"));
     assert!(

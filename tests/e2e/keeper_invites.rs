@@ -121,9 +121,9 @@ fn keeper_invites_a_player_and_manages_the_table() {
         .find(|r| {
             keeper
                 .execute_on(r, "return arguments[0].querySelector('.role-select').value")
-                .ok()
-                .and_then(|v| v.as_str().map(|s| s == "keeper"))
-                .unwrap_or(false)
+                .unwrap_or_else(|e| panic!("reading a key row's role: {e}"))
+                .as_str()
+                == Some("keeper")
         })
         .expect("the keeper's own key");
     let id = keeper.attr(&keeper_row, "data-id").expect("a key id");

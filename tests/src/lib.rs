@@ -110,8 +110,14 @@ impl Drop for Studio {
                     .unwrap_or("test")
                     .replace("::", "-");
                 s.screenshot(&out_dir().join(format!("FAILED-{name}.png")));
-                if let Some(body) = s.find("body") {
-                    eprintln!("window text at failure:\n{}", s.text(&body));
+                // Never panic here (a panic while panicking aborts the whole e2e binary): the
+                // window may be what failed.
+                match s.try_find("body").and_then(|b| match b {
+                    Some(body) => s.try_text(&body),
+                    None => Ok(String::new()),
+                }) {
+                    Ok(text) => eprintln!("window text at failure:\n{text}"),
+                    Err(e) => eprintln!("no window text at failure: {e}"),
                 }
             }
         }
