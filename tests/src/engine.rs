@@ -8,40 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::peers::free_udp_port;
-
-/// The unpacked engine (holding `app.py`) and its Python. Missing is a failure, never a skip.
-pub fn engine_install() -> (PathBuf, PathBuf) {
-    let var = |k: &str| std::env::var_os(k).map(PathBuf::from);
-    let (dir, python) = match (
-        var("LOREWEAVER_ENGINE_DIR"),
-        var("LOREWEAVER_ENGINE_PYTHON"),
-    ) {
-        (Some(d), Some(p)) => (d, p),
-        _ => {
-            let cache = var("LOREWEAVER_STUDIO_CACHE").unwrap_or_else(|| {
-                var("XDG_CACHE_HOME")
-                    .unwrap_or_else(|| var("HOME").unwrap_or_default().join(".cache"))
-                    .join("loreweaver-studio")
-            });
-            let home = std::fs::read_dir(cache.join("engine"))
-                .ok()
-                .and_then(|d| d.flatten().map(|e| e.path()).max())
-                .unwrap_or_else(|| {
-                    panic!(
-                        "no engine under {}: run `cargo xtask setup`",
-                        cache.display()
-                    )
-                });
-            (home.join("loreweaver"), home.join("venv/bin/python"))
-        }
-    };
-    assert!(
-        dir.join("app.py").is_file(),
-        "no app.py in {}: run `cargo xtask setup`",
-        dir.display()
-    );
-    (dir, python)
-}
+use test_support::engine_install;
 
 pub struct EngineTable {
     dir: PathBuf,
@@ -56,6 +23,7 @@ pub struct EngineTable {
 impl EngineTable {
     /// Starts an engine whose keys and data live in `dir`, with one keeper and one player key.
     pub fn start(dir: PathBuf) -> Self {
+        crate::assert_in_scenario("an engine");
         std::fs::create_dir_all(&dir).expect("the engine's folder");
         let unique = format!(
             "{}-{}",

@@ -81,13 +81,20 @@ pub fn page_text(s: &Session) -> String {
          [...document.querySelectorAll('input, textarea, select')].map(i => i.value).join('\\n');",
         json!([]),
     )
-    .ok()
-    .and_then(|v| v.as_str().map(str::to_string))
-    .unwrap_or_default()
+    // Read as "" on an error, every "the secret is not on the page" check would pass.
+    .unwrap_or_else(|e| panic!("reading the page text: {e}"))
+    .as_str()
+    .expect("the page text is a string")
+    .to_string()
 }
 
 /// The X clipboard's text, as another program on the desktop would paste it.
 pub fn clipboard_text() -> String {
     let mut clipboard = arboard::Clipboard::new().expect("the X clipboard");
-    clipboard.get_text().unwrap_or_default()
+    match clipboard.get_text() {
+        Ok(text) => text,
+        // Nothing copied yet is an empty clipboard; any other error is the test's failure.
+        Err(arboard::Error::ContentNotAvailable) => String::new(),
+        Err(e) => panic!("reading the X clipboard: {e}"),
+    }
 }

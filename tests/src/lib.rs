@@ -2,6 +2,9 @@
 //!
 //! `cargo xtask test` provides the environment: `DISPLAY` (Xvfb), `STUDIO_APP` (the built binary),
 //! `TAURI_DRIVER` and `STUDIO_E2E_OUT` (where screenshots go).
+//!
+//! Every scenario (`tests/e2e/<name>.rs`, all in one test binary) starts with
+//! `let _scenario = studio_e2e::scenario();`: see [`scenario`].
 
 mod driver;
 pub mod engine;
@@ -14,8 +17,52 @@ mod webdriver;
 pub use driver::TauriDriver;
 pub use webdriver::{Element, Session};
 
+use std::cell::Cell;
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
+
+/// One scenario at a time, held from a scenario's first line to its end.
+///
+/// The scenarios are one test binary, and libtest runs a binary's tests on several threads:
+/// two Studio windows (or engines, or tables) at once would change the timing every scenario
+/// was written against when each was its own binary, run one after another. A process-wide
+/// lock keeps that one-at-a-time order without `--test-threads=1`, which `cargo xtask test`
+/// would have to pass to the whole `cargo test --workspace` (every crate's unit tests made
+/// serial too). The lock is per scenario, not per window: `keeper_invites` holds two windows.
+/// A scenario's locals drop before this guard, so its window is gone before the next starts.
+pub fn scenario() -> Scenario {
+    static ONE: Mutex<()> = Mutex::new(());
+    // A failed scenario poisons the lock; that says nothing about the next one.
+    let guard = ONE.lock().unwrap_or_else(PoisonError::into_inner);
+    IN_SCENARIO.with(|held| held.set(true));
+    Scenario { _one: guard }
+}
+
+/// The guard [`scenario`] returns; dropping it lets the next scenario start.
+pub struct Scenario {
+    _one: MutexGuard<'static, ()>,
+}
+
+impl Drop for Scenario {
+    fn drop(&mut self) {
+        IN_SCENARIO.with(|held| held.set(false));
+    }
+}
+
+/// Fails at once when `what` starts on a thread that did not take [`scenario`] first.
+pub(crate) fn assert_in_scenario(what: &str) {
+    assert!(
+        IN_SCENARIO.with(Cell::get),
+        "{what} started outside a scenario: begin the test with \
+         `let _scenario = studio_e2e::scenario();` (one scenario at a time)"
+    );
+}
+
+thread_local! {
+    /// Whether this thread holds the scenario lock: a window opened without it fails at once.
+    static IN_SCENARIO: Cell<bool> = const { Cell::new(false) };
+}
 
 /// A running Studio window with its WebDriver session and its own tauri-driver.
 pub struct Studio {
@@ -63,8 +110,14 @@ impl Drop for Studio {
                     .unwrap_or("test")
                     .replace("::", "-");
                 s.screenshot(&out_dir().join(format!("FAILED-{name}.png")));
-                if let Some(body) = s.find("body") {
-                    eprintln!("window text at failure:\n{}", s.text(&body));
+                // Never panic here (a panic while panicking aborts the whole e2e binary): the
+                // window may be what failed.
+                match s.try_find("body").and_then(|b| match b {
+                    Some(body) => s.try_text(&body),
+                    None => Ok(String::new()),
+                }) {
+                    Ok(text) => eprintln!("window text at failure:\n{text}"),
+                    Err(e) => eprintln!("no window text at failure: {e}"),
                 }
             }
         }
@@ -89,6 +142,7 @@ pub fn open_studio_with(env: &[(&str, &str)]) -> Studio {
 
 /// Opens Studio with extra environment and extra command-line arguments (e.g. `--pack <dir>`).
 pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
+    assert_in_scenario("a window");
     let app = std::env::var("STUDIO_APP")
         .expect("STUDIO_APP is not set: run the end-to-end suite through `cargo xtask test`");
     // Every window gets private files and stays on loopback unless a test says otherwise, and

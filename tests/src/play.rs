@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::{wait_for, Session};
 
@@ -36,18 +36,18 @@ pub fn transcript(s: &Session) -> Vec<Line> {
              [e.className, e.dataset.speaker || '', e.innerText]);",
             json!([]),
         )
-        .unwrap_or(Value::Null);
-    v.as_array()
-        .map(|rows| {
-            rows.iter()
-                .map(|r| Line {
-                    class: r[0].as_str().unwrap_or_default().to_string(),
-                    speaker: r[1].as_str().unwrap_or_default().to_string(),
-                    text: r[2].as_str().unwrap_or_default().to_string(),
-                })
-                .collect()
+        // Read as an empty transcript, an error would pass every "no duplicates" check.
+        .unwrap_or_else(|e| panic!("reading the transcript: {e}"));
+    let rows = v
+        .as_array()
+        .unwrap_or_else(|| panic!("the transcript is not a list: {v}"));
+    rows.iter()
+        .map(|r| Line {
+            class: r[0].as_str().unwrap_or_default().to_string(),
+            speaker: r[1].as_str().unwrap_or_default().to_string(),
+            text: r[2].as_str().unwrap_or_default().to_string(),
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 /// Final narrative lines (no drafts, no pending echoes).

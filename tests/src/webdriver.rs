@@ -17,6 +17,17 @@ pub struct Session {
 #[derive(Clone, Debug)]
 pub struct Element(String);
 
+/// A failed WebDriver call: the W3C error code (`no such element`, …; empty when the driver
+/// gave none, e.g. the connection failed) and the whole message.
+struct Failure {
+    code: String,
+    text: String,
+}
+
+/// The element was replaced between finding it and reading it (a re-render): the polls that
+/// find-then-read absorb it by reading again; any other error is the test's failure.
+const STALE: &str = "stale element reference";
+
 impl Element {
     /// The element as a script argument (`arguments[i]` in [`Session::execute`]).
     pub fn to_json(&self) -> Value {
@@ -61,6 +72,14 @@ impl Session {
     }
 
     fn call(&self, method: &str, path: &str, body: Value) -> Result<Value, String> {
+        self.try_call(method, path, body).map_err(|f| f.text)
+    }
+
+    fn try_call(&self, method: &str, path: &str, body: Value) -> Result<Value, Failure> {
+        let failed = |text: String| Failure {
+            code: String::new(),
+            text,
+        };
         let url = format!("{}{path}", self.base);
         let reply = if method == "GET" {
             self.agent.get(&url).call()
@@ -69,67 +88,95 @@ impl Session {
         } else {
             self.agent.post(&url).send_json(&body)
         };
-        let mut reply = reply.map_err(|e| format!("{method} {path}: {e}"))?;
+        let mut reply = reply.map_err(|e| failed(format!("{method} {path}: {e}")))?;
         let status = reply.status();
         let v: Value = reply
             .body_mut()
             .read_json()
-            .map_err(|e| format!("{method} {path}: {e}"))?;
+            .map_err(|e| failed(format!("{method} {path}: {e}")))?;
         if status.is_success() {
             Ok(v["value"].clone())
         } else {
-            Err(format!("{method} {path}: {}", v["value"]))
+            Err(Failure {
+                code: v["value"]["error"].as_str().unwrap_or_default().to_string(),
+                text: format!("{method} {path}: {}", v["value"]),
+            })
         }
     }
 
+    /// The first element matching `css`, or `None` when there is none. Any other WebDriver
+    /// error (the window gone, a bad selector) panics: it is not "not there yet".
     pub fn find(&self, css: &str) -> Option<Element> {
+        self.try_find(css)
+            .unwrap_or_else(|e| panic!("finding {css}: {e}"))
+    }
+
+    /// Like [`Self::find`], with the error returned: for a window that may be gone (a drop).
+    pub fn try_find(&self, css: &str) -> Result<Option<Element>, String> {
+        match self.try_call(
+            "POST",
+            "/element",
+            json!({"using": "css selector", "value": css}),
+        ) {
+            Ok(v) => Ok(v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))),
+            Err(f) if f.code == "no such element" => Ok(None),
+            Err(f) => Err(f.text),
+        }
+    }
+
+    /// Every element matching `css` (none is an empty list, not an error); errors panic.
+    pub fn find_all(&self, css: &str) -> Vec<Element> {
         let v = self
             .call(
                 "POST",
-                "/element",
+                "/elements",
                 json!({"using": "css selector", "value": css}),
             )
-            .ok()?;
-        v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))
+            .unwrap_or_else(|e| panic!("finding all {css}: {e}"));
+        v.as_array()
+            .unwrap_or_else(|| panic!("finding all {css}: not a list: {v}"))
+            .iter()
+            .filter_map(|e| e[ELEMENT_KEY].as_str().map(|id| Element(id.to_string())))
+            .collect()
     }
 
-    pub fn find_all(&self, css: &str) -> Vec<Element> {
-        self.call(
-            "POST",
-            "/elements",
-            json!({"using": "css selector", "value": css}),
-        )
-        .ok()
-        .and_then(|v| v.as_array().cloned())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|e| e[ELEMENT_KEY].as_str().map(|id| Element(id.to_string())))
-        .collect()
-    }
-
+    /// The element's rendered text. A replaced (stale) element reads as "" so a poll reads
+    /// again; any other error panics.
     pub fn text(&self, el: &Element) -> String {
-        self.call("GET", &format!("/element/{}/text", el.0), Value::Null)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
+        self.try_text(el).unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// Like [`Self::text`], with the error returned: for a window that may be gone (a drop).
+    pub fn try_text(&self, el: &Element) -> Result<String, String> {
+        match self.try_call("GET", &format!("/element/{}/text", el.0), Value::Null) {
+            Ok(v) => Ok(v.as_str().unwrap_or_default().to_string()),
+            Err(f) if f.code == STALE => Ok(String::new()),
+            Err(f) => Err(format!("reading the text: {}", f.text)),
+        }
+    }
+
+    /// The attribute's value, `None` when the element has no such attribute (or was replaced,
+    /// so a poll reads again); any other error panics.
     pub fn attr(&self, el: &Element, name: &str) -> Option<String> {
-        self.call(
+        match self.try_call(
             "GET",
             &format!("/element/{}/attribute/{name}", el.0),
             Value::Null,
-        )
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
+        ) {
+            Ok(v) => v.as_str().map(str::to_string),
+            Err(f) if f.code == STALE => None,
+            Err(f) => panic!("reading the attribute {name}: {}", f.text),
+        }
     }
 
-    /// Whether a form control can be used (its `disabled` property is false).
+    /// Whether a form control can be used (its `disabled` property is false). An error panics:
+    /// read as `false` it would pass every "not enabled yet" assertion.
     pub fn is_enabled(&self, el: &Element) -> bool {
-        self.execute_on(el, "return !arguments[0].disabled")
-            .ok()
-            .and_then(|v| v.as_bool())
-            .unwrap_or(false)
+        let v = self
+            .execute_on(el, "return !arguments[0].disabled")
+            .unwrap_or_else(|e| panic!("reading whether a control is enabled: {e}"));
+        v.as_bool()
+            .unwrap_or_else(|| panic!("`!disabled` was not a boolean: {v}"))
     }
 
     pub fn click(&self, el: &Element) {
@@ -166,13 +213,15 @@ impl Session {
 
     /// A computed style property of `el` (camelCase, e.g. `borderLeftColor`).
     pub fn computed_style(&self, el: &Element, property: &str) -> String {
-        self.execute(
-            "return getComputedStyle(arguments[0])[arguments[1]];",
-            json!([el.to_json(), property]),
-        )
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+        let v = self
+            .execute(
+                "return getComputedStyle(arguments[0])[arguments[1]];",
+                json!([el.to_json(), property]),
+            )
+            .unwrap_or_else(|e| panic!("reading the style {property}: {e}"));
+        v.as_str()
+            .unwrap_or_else(|| panic!("the style {property} is not a string: {v}"))
+            .to_string()
     }
 
     /// Scrolls `el` to the middle of its scroller (so a screenshot shows all of it).

@@ -1,5 +1,5 @@
 //! The bench's reducer and WebView figures (issue 12): the reducer natively, then a release
-//! Studio driven through the same WebDriver harness as the tests (`tests/webview_figures.rs`,
+//! Studio driven through the same WebDriver harness as the tests (`tests/e2e/webview_figures.rs`,
 //! run `--ignored`), which prints `FIGURE <name> <value>` lines read here. The goals and
 //! verdicts live here, beside the other figures.
 
@@ -63,10 +63,12 @@ pub fn window_figures() -> Result<HashMap<String, f64>, String> {
         "-p",
         "studio-e2e",
         "--test",
-        "webview_figures",
+        "e2e",
         "--",
         "--ignored",
         "--nocapture",
+        // The scenario's module in the one e2e binary.
+        "webview_figures::",
     ])
     .env("DISPLAY", &display.name)
     .env(

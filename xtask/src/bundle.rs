@@ -114,10 +114,12 @@ fn smoke(env: &setup::Env, app: &Path) -> Result<(), String> {
         "-p",
         "studio-e2e",
         "--test",
-        "release_smoke",
+        "e2e",
         "--",
         "--ignored",
         "--nocapture",
+        // The scenario's module in the one e2e binary.
+        "release_smoke::",
     ])
     .env("DISPLAY", &display.name)
     .env("STUDIO_APP", app)

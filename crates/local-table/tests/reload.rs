@@ -5,19 +5,7 @@
 mod common;
 
 use common::{start, Client, KEEPER};
-use std::path::Path;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
+use test_support::copy_dir;
 
 fn titles(manifest: &serde_json::Value) -> Vec<String> {
     manifest["panels"]

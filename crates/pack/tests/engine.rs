@@ -6,53 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The engine setup installed. Missing is a failure, never a skip.
-fn engine() -> (PathBuf, PathBuf) {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache")
-        });
-    let found = |var: &str| std::env::var_os(var).map(PathBuf::from);
-    let (dir, python) = match (
-        found("LOREWEAVER_ENGINE_DIR"),
-        found("LOREWEAVER_ENGINE_PYTHON"),
-    ) {
-        (Some(d), Some(p)) => (d, p),
-        _ => {
-            // Outside `cargo xtask test`: the newest install under setup's cache dir.
-            let root = std::env::var_os("LOREWEAVER_STUDIO_CACHE")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| cache.join("loreweaver-studio"))
-                .join("engine");
-            let home = std::fs::read_dir(&root)
-                .ok()
-                .and_then(|d| d.flatten().map(|e| e.path()).max())
-                .unwrap_or_else(|| {
-                    panic!(
-                        "no engine under {}: run `cargo xtask setup`",
-                        root.display()
-                    )
-                });
-            (home.join("loreweaver"), home.join("venv/bin/python"))
-        }
-    };
-    assert!(
-        dir.join("app.py").exists(),
-        "no app.py in {}: run `cargo xtask setup`",
-        dir.display()
-    );
-    (dir, python)
-}
+use test_support::{copy_dir, engine_install, repo};
 
 /// The packer's one JSON line, `{"ok": …}`; a run without one (a traceback) fails the test.
 fn build(pack: &Path) -> Value {
-    let (dir, python) = engine();
+    let (dir, python) = engine_install();
     let out = tempfile::tempdir().unwrap();
     let run = Command::new(&python)
         .arg("app.py")
@@ -233,16 +191,4 @@ fn what_the_engine_refuses_is_refused_here_in_its_words() {
         here.iter().any(|p| p.message == "unknown keys ['tier']"),
         "{here:#?}"
     );
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }

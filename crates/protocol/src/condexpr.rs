@@ -394,5 +394,4 @@ fn num_value(n: f64) -> Value {
 }
 
 #[cfg(test)]
-#[path = "condexpr_tests.rs"]
 mod tests;

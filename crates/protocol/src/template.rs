@@ -336,5 +336,4 @@ pub fn resolve_panel_blocks(blocks: &[Value], variables: &[Value], locale: &str)
 }
 
 #[cfg(test)]
-#[path = "template_tests.rs"]
 mod tests;

@@ -1,24 +1,12 @@
 //! Runs the SHARED golden-vector tables (the same files the engine's and the reference
 //! client's suites run) through `protocol::conformance`. A row that moves fails here.
 
-use std::path::PathBuf;
-
 use protocol::conformance::{detect, run_table, TableKind};
 use serde_json::Value;
 
-/// `LOREWEAVER_SHARED`, else the `shared` directory beside the repo (`<x>/main` → `<x>/shared`).
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("LOREWEAVER_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
 fn load(name: &str) -> Value {
-    let path = shared_dir().join("conformance").join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
+    let text = test_support::read_shared(&format!("conformance/{name}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {name}: {e}"))
 }
 
 fn rows(table: &Value, key: &str) -> usize {

@@ -1,24 +1,12 @@
 //! The real engine capture (`shared/conformance/engine-session-2.3.jsonl`) must
 //! decode frame by frame to KNOWN variants and re-encode to the same JSON.
 
-use std::path::PathBuf;
-
 use protocol::codec::{decode_client, decode_media_reply, decode_server, encode_line};
 use protocol::frame::MediaReply;
 use serde_json::Value;
 
-/// `$LOREWEAVER_SHARED`, else `shared/` beside the repo checkout.
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("LOREWEAVER_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
 fn capture() -> Vec<Value> {
-    let path = shared_dir().join("conformance/engine-session-2.3.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = test_support::read_shared("conformance/engine-session-2.3.jsonl");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()

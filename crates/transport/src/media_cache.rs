@@ -496,5 +496,4 @@ fn sweep_stale_parts(dir: &Path) {
 }
 
 #[cfg(test)]
-#[path = "media_cache_tests.rs"]
 mod tests;

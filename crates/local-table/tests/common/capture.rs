@@ -1,22 +1,10 @@
 //! The real engine's admin capture (`shared/conformance/engine-admin-2.3.jsonl`), read
 //! so tests compare the table's replies with what the engine actually sent.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
-/// `$LOREWEAVER_SHARED`, else `shared/` beside the repo checkout (as the protocol tests).
-fn shared_dir() -> PathBuf {
-    match std::env::var_os("LOREWEAVER_SHARED") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
 pub fn records() -> Vec<Value> {
-    let path = shared_dir().join("conformance/engine-admin-2.3.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let text = test_support::read_shared("conformance/engine-admin-2.3.jsonl");
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("capture line is JSON"))

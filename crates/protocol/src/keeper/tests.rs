@@ -14,10 +14,7 @@ fn client(v: Value) -> ClientFrame {
 /// checking what each screen would show at the moments that matter.
 #[test]
 fn engine_admin_capture_as_the_keeper_saw_it() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/conformance/engine-admin-2.3.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the admin capture at {}: {e}", path.display()));
+    let text = test_support::read_shared("conformance/engine-admin-2.3.jsonl");
     let mut c = KeeperConsole::default();
     let mut now = 0.0;
     let mut seen_reveal = false;

@@ -386,10 +386,6 @@ impl SessionModel {
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_replay;
-#[cfg(test)]
-mod tests_scale;
 
 /// The newest entries only: nothing in a long session may grow without bound.
 pub(crate) fn push_capped<T>(list: &mut Vec<T>, item: T) {

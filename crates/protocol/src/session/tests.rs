@@ -3,6 +3,10 @@ use serde_json::{json, Value};
 use super::*;
 use crate::frame::{ErrorCode, UiBlock};
 
+// More of the session's tests, in tests/: reconnects and replays, sanitizing and scale.
+mod replay;
+mod scale;
+
 pub(super) fn frame(value: Value) -> ServerFrame {
     serde_json::from_value(value).expect("a valid server frame")
 }

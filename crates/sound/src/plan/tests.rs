@@ -1,18 +1,9 @@
 use super::*;
 use protocol::ServerFrame;
 
-fn shared_dir() -> std::path::PathBuf {
-    match std::env::var_os("LOREWEAVER_SHARED") {
-        Some(dir) => dir.into(),
-        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    }
-}
-
 /// The audio frames a real engine sent the player connection, in order.
 fn captured_audio() -> Vec<ServerFrame> {
-    let path = shared_dir().join("conformance/engine-admin-2.3.jsonl");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the engine capture {}: {e}", path.display()));
+    let text = test_support::read_shared("conformance/engine-admin-2.3.jsonl");
     let frames: Vec<ServerFrame> = text
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())

@@ -1,0 +1,59 @@
+//! Play the demo table in the real window: the replay, an input, a streaming draft that becomes
+//! final, a dice line with its colour, resources as meters, the performance templates.
+
+use std::time::Duration;
+use studio_e2e::play::open_demo;
+use studio_e2e::{out_dir, wait_for};
+
+#[test]
+fn demo_table_plays_a_turn() {
+    let _scenario = studio_e2e::scenario();
+    let s = open_demo();
+    // Joined as keeper: the status bar names the role.
+    let role = s.find(".status-role").expect("the role in the status bar");
+    assert!(s.text(&role).ends_with("keeper"), "{}", s.text(&role));
+    s.screenshot(&out_dir().join("demo-joined.png"));
+
+    let input = s.find("#input").expect("input box");
+    s.type_text(&input, "I knock on the cottage door.\u{E007}");
+    // My line appears (pending, then echoed), then the Keeper's reply streams in and closes.
+    wait_for(Duration::from_secs(10), "my line", || {
+        s.find_all(".entry.narrative[data-speaker='player']")
+            .iter()
+            .any(|e| s.text(e).contains("I knock on the cottage door."))
+            .then_some(())
+    });
+    wait_for(Duration::from_secs(30), "a keeper narrative", || {
+        s.find_all(".entry.narrative[data-speaker='kp']:not(.draft)")
+            .first()
+            .map(|_| ())
+    });
+    wait_for(Duration::from_secs(30), "the turn to end", || {
+        s.find("#turn").is_none().then_some(())
+    });
+    // The first beat starts the sea loop: Studio fetched it and the status bar says so.
+    wait_for(Duration::from_secs(10), "the music to be announced", || {
+        s.text(&s.find("#now-playing")?)
+            .contains("Sea at Night")
+            .then_some(())
+    });
+    s.screenshot(&out_dir().join("demo-turn.png"));
+    // A plain roll: its detail is all zeros and false flags, so no chip says anything.
+    studio_e2e::play::say(&s, ".r 1d6");
+    let roll = wait_for(Duration::from_secs(15), "the roll's dice line", || {
+        s.find_all(".transcript .entry.dice")
+            .into_iter()
+            .find(|d| s.text(d).contains("1d6"))
+    });
+    let chips = s
+        .execute_on(
+            &roll,
+            "return [...arguments[0].querySelectorAll('.chip')].map(c => c.textContent);",
+        )
+        .unwrap();
+    assert_eq!(
+        chips,
+        serde_json::json!([]),
+        "chips that say nothing: {chips}"
+    );
+}

@@ -1,0 +1,197 @@
+//! Rooms & invites in the real window, against the demo table: mint a key, copy it and a whole
+//! invite (read back from the X clipboard), join a second window with that invite as a player,
+//! rename, the last-keeper refusal explained, the uploads switch reaching the player, a keeper's
+//! variable edit repainting the player's panel, and deleting the key.
+
+use std::time::Duration;
+
+use studio_e2e::keeper::{
+    choose, click, clipboard_text, fill, open_page, page_text, paste, wait_text,
+};
+use studio_e2e::play::{open_demo, say, wait_online};
+use studio_e2e::{open_studio, out_dir, wait_for};
+
+#[test]
+fn keeper_invites_a_player_and_manages_the_table() {
+    let _scenario = studio_e2e::scenario();
+    let keeper = open_demo();
+    open_page(&keeper, "keys");
+    // The roster lists the demo's keys with the engine's extra fields as columns.
+    wait_for(Duration::from_secs(20), "the key roster", || {
+        (keeper.find_all("#keys .key-row").len() >= 2).then_some(())
+    });
+    assert!(keeper.find("#keys td[data-col='purpose']").is_some());
+
+    // Mint: the key is revealed once.
+    fill(&keeper, "#mint-name", "Robin");
+    click(&keeper, "#mint");
+    let key = wait_text(&keeper, "#minted-key", "the minted key", |t| t.len() > 8);
+    keeper.screenshot(&out_dir().join("keeper-minted.png"));
+
+    click(&keeper, "#copy-key");
+    wait_text(&keeper, ".reveal .copied", "the copy confirmation", |t| {
+        !t.is_empty()
+    });
+    assert_eq!(
+        clipboard_text().trim(),
+        key,
+        "Copy key put the key on the clipboard"
+    );
+    click(&keeper, "#copy-invite");
+    let invite = wait_for(
+        Duration::from_secs(10),
+        "the invite on the clipboard",
+        || {
+            let t = clipboard_text();
+            t.contains("Ticket:").then_some(t)
+        },
+    );
+    assert!(invite.contains(&format!("Invite key: {key}")), "{invite}");
+
+    // Closed: the cleartext is gone from the page.
+    click(&keeper, "#reveal-done");
+    wait_for(Duration::from_secs(5), "the reveal to close", || {
+        keeper.find("#minted-key").is_none().then_some(())
+    });
+    assert!(
+        !page_text(&keeper).contains(&key),
+        "the key is still in the DOM"
+    );
+    let row = wait_for(Duration::from_secs(10), "Robin's row", || {
+        keeper.find("#keys .key-row[data-name='Robin']")
+    });
+    assert!(
+        !keeper.text(&row).contains(&key),
+        "the roster shows a masked key"
+    );
+
+    // A second window pastes the invite block once and joins as the new player.
+    let player = open_studio();
+    paste(&player, "#ticket", &invite);
+    click(&player, "#join");
+    wait_for(Duration::from_secs(30), "the player's play view", || {
+        player
+            .text(&player.find(".status-role")?)
+            .contains("player")
+            .then_some(())
+    });
+    wait_online(&player, Duration::from_secs(15));
+    assert!(
+        player.find("#keeper-menu").is_none(),
+        "a player window never shows the Keeper menu"
+    );
+
+    // Rename.
+    click(&keeper, "#keys .key-row[data-name='Robin'] .rename");
+    fill(
+        &keeper,
+        "#keys .key-row[data-name='Robin'] .rename-input",
+        "Robin Hood",
+    );
+    click(&keeper, "#keys .key-row[data-name='Robin'] .rename-save");
+    wait_for(Duration::from_secs(10), "the renamed row", || {
+        keeper.find("#keys .key-row[data-name='Robin Hood']")
+    });
+
+    // Role change: the row follows the server's answer.
+    let robin_role = "#keys .key-row[data-name='Robin Hood'] .role-select";
+    choose(&keeper, robin_role, "keeper");
+    wait_for(Duration::from_secs(10), "Robin to be a keeper", || {
+        let el = keeper.find(robin_role)?;
+        let v = keeper.execute_on(&el, "return arguments[0].value").ok()?;
+        let busy = keeper.find("#keys .key-row[data-name='Robin Hood'] .pending");
+        (v.as_str() == Some("keeper") && busy.is_none()).then_some(())
+    });
+    choose(&keeper, robin_role, "player");
+    wait_for(
+        Duration::from_secs(10),
+        "Robin to be a player again",
+        || {
+            keeper
+                .find("#keys .key-row[data-name='Robin Hood'] .pending")
+                .is_none()
+                .then_some(())
+        },
+    );
+
+    // Demoting the room's only keeper key is refused, and explained.
+    let keeper_row = keeper
+        .find_all("#keys .key-row")
+        .into_iter()
+        .find(|r| {
+            keeper
+                .execute_on(r, "return arguments[0].querySelector('.role-select').value")
+                .unwrap_or_else(|e| panic!("reading a key row's role: {e}"))
+                .as_str()
+                == Some("keeper")
+        })
+        .expect("the keeper's own key");
+    let id = keeper.attr(&keeper_row, "data-id").expect("a key id");
+    choose(
+        &keeper,
+        &format!("#keys .key-row[data-id='{id}'] .role-select"),
+        "player",
+    );
+    let refusal = wait_text(
+        &keeper,
+        &format!("#keys .key-row[data-id='{id}'] .failure"),
+        "the last-keeper refusal",
+        |t| !t.is_empty(),
+    );
+    assert!(refusal.contains("last keeper key"), "{refusal}");
+    keeper.screenshot(&out_dir().join("keeper-last-keeper.png"));
+
+    // Uploads off: the player's share button goes; on again: it is back.
+    let share_shown = |on: bool| {
+        wait_for(Duration::from_secs(10), "the player's share button", || {
+            let shown = player
+                .execute("return getComputedStyle(document.querySelector('#share-button')).display !== 'none'", serde_json::json!([]))
+                .ok()?
+                .as_bool()?;
+            // Off: one line says why, instead of the button.
+            let why = player.find("#uploads-off").map(|e| player.text(&e));
+            let said = why.is_some_and(|t| t.contains("turned off sharing"));
+            (shown == on && said != on).then_some(())
+        })
+    };
+    share_shown(true);
+    open_page(&keeper, "switches");
+    click(&keeper, "#uploads-switch");
+    share_shown(false);
+    click(&keeper, "#uploads-switch");
+    share_shown(true);
+
+    // A keeper's variable edit goes out as `.var set` and the player's panel follows the state.
+    click(&keeper, "#keeper-back");
+    say(&keeper, ".panels enable demo-panels");
+    wait_text(
+        &player,
+        "[data-panel$='clues'] .lw-stat-value",
+        "the player's Day stat",
+        |t| t.trim() == "1",
+    );
+    click(&keeper, ".variable-row[data-var='day'] .var-edit-open");
+    fill(&keeper, ".var-edit[data-var='day'] .var-input", "4");
+    click(&keeper, ".var-edit[data-var='day'] .var-set");
+    wait_text(
+        &player,
+        "[data-panel$='clues'] .lw-stat-value",
+        "the player's Day stat to read 4",
+        |t| t.trim() == "4",
+    );
+    player.screenshot(&out_dir().join("keeper-var-edit-player.png"));
+
+    // Delete the new key (confirmed).
+    open_page(&keeper, "keys");
+    click(&keeper, "#keys .key-row[data-name='Robin Hood'] .delete");
+    click(
+        &keeper,
+        "#keys .key-row[data-name='Robin Hood'] .delete-yes",
+    );
+    wait_for(Duration::from_secs(10), "the key to be gone", || {
+        keeper
+            .find("#keys .key-row[data-name='Robin Hood']")
+            .is_none()
+            .then_some(())
+    });
+}

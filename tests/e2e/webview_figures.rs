@@ -1,0 +1,502 @@
+//! The performance figures only the real window can give, for `cargo xtask bench` (which runs
+//! this with `--ignored` against a release Studio and reads the `FIGURE <name> <value>` lines;
+//! the goals and the verdicts live there). Not part of `cargo xtask test`: figures are measured
+//! in the bench, never asserted in a timed test.
+//!
+//! - cold start: the kernel's start of the process → the connect screen painted (`connect_ready`
+//!   in the UI's `perf` marks); the first launch warms the disk cache, the median of the rest
+//!   counts;
+//! - the reducer in wasm inside the WebView, on the engine capture's frames;
+//! - join paint: the `welcome` reaching the UI → the replay (30 lines, 200 dice and npc lines),
+//!   the state and the manifest painted;
+//! - streaming: 1,000 `narrative_delta`/s for 10 s → DOM updates per animation frame and
+//!   frames dropped;
+//! - a long session: 20,000 entries → the WebView process's resident memory, the entries in
+//!   the DOM, and a scroll from the bottom to the top.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use studio_e2e::peers::runtime;
+use studio_e2e::play::join;
+use studio_e2e::{open_studio_with, wait_for, Studio};
+use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+
+fn figure(name: &str, value: f64) {
+    println!("FIGURE {name} {value:.3}");
+}
+
+/// The server frames of the engine's player-session capture, as wire lines.
+fn capture_lines() -> Vec<String> {
+    let text = test_support::read_shared("conformance/engine-session-2.3.jsonl");
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|r| r.get("frame").map(Value::to_string))
+        .collect()
+}
+
+fn perf(s: &Studio, name: &str) -> Option<f64> {
+    s.execute(
+        "return (window.__lwPerf || {})[arguments[0]] ?? null;",
+        json!([name]),
+    )
+    .ok()?
+    .as_f64()
+}
+
+/// Process start → connect screen painted, in ms.
+fn cold_start() -> f64 {
+    let s = open_studio_with(&[]);
+    let ready = wait_for(
+        Duration::from_secs(30),
+        "the connect screen painted",
+        || perf(&s, "connect_ready"),
+    );
+    s.execute(
+        "window.__TAURI_INTERNALS__.invoke('studio_info', { args: {} }).then(i => { window.__info = i; }); return 0;",
+        json!([]),
+    )
+    .expect("asking for studio_info");
+    let info = wait_for(Duration::from_secs(10), "studio_info", || {
+        let v = s.execute("return window.__info || null;", json!([])).ok()?;
+        (!v.is_null()).then_some(v)
+    });
+    let origin = s
+        .execute("return performance.timeOrigin;", json!([]))
+        .expect("the page's time origin")
+        .as_f64()
+        .expect("a number");
+    let started = info["started_at_ms"]
+        .as_f64()
+        .expect("the process's start time (Linux)");
+    origin + ready - started
+}
+
+/// Installs, before the join, the observer that notes when the whole join is painted.
+const JOIN_WATCH: &str = r#"
+window.__joinPainted = null;
+const done = () => {
+  const all = document.querySelectorAll('.transcript .entry');
+  const last = all[all.length - 1];
+  return last && last.textContent.includes('JOIN-LAST') && document.querySelector('#character h3');
+};
+const mo = new MutationObserver(() => {
+  if (window.__joinPainted === null && done()) {
+    window.__joinPainted = -1;
+    mo.disconnect();
+    requestAnimationFrame(() => setTimeout(() => { window.__joinPainted = performance.now(); }, 0));
+  }
+});
+mo.observe(document.body, { subtree: true, childList: true, characterData: true });
+return 0;
+"#;
+
+/// 30 replayed lines with 200 dice and npc lines among them, the state, the manifest.
+fn join_frames(capture: &[String]) -> Vec<String> {
+    let pick_with = |t: &str, holding: &str| {
+        capture
+            .iter()
+            .find(|l| l.contains(&format!("\"type\":\"{t}\"")) && l.contains(holding))
+            .cloned()
+            .unwrap_or_else(|| panic!("the capture has no {t} frame with {holding}"))
+    };
+    let pick = |t: &str| pick_with(t, "");
+    let dice: Value = serde_json::from_str(&pick("dice")).unwrap();
+    let mut lines = Vec::new();
+    for i in 0..30 {
+        let text = if i == 29 {
+            "JOIN-LAST the lamp gutters.".to_string()
+        } else {
+            format!("Line {i}: the rain keeps on against the shutters, and the clock ticks.")
+        };
+        lines.push(
+            json!({"type":"narrative","id":format!("r{i}"),"speaker":"kp","text":text,"format":"markdown"})
+                .to_string(),
+        );
+        if i == 29 {
+            break;
+        }
+        for k in 0..7 {
+            let n = i * 7 + k;
+            if n >= 200 {
+                break;
+            }
+            if n % 2 == 0 {
+                lines.push(dice.to_string());
+            } else {
+                lines.push(
+                    json!({"type":"narrative","id":format!("n{n}"),"speaker":"npc","name":"Ada",
+                    "text":format!("Ada answers ({n})."),"format":"markdown"})
+                    .to_string(),
+                );
+            }
+        }
+    }
+    lines.push(pick_with("state", "\"character\":{"));
+    lines.push(pick("ui_manifest"));
+    lines
+}
+
+/// Counts, per animation frame, the tasks that changed the transcript's DOM (one task's many
+/// mutations are one update: a message posted to itself marks where the task ends), and the
+/// frames dropped.
+const STREAM_WATCH: &str = r#"
+const w = window.__stream = { started: null, frames: 0, updates: 0, maxPerFrame: 0, dropped: 0, cur: 0, last: null, over: false, idleFrames: 0, idleFrom: performance.now(), idleMs: 0 };
+const t = document.querySelector('.transcript');
+const ends = new MessageChannel();
+let inTask = false;
+ends.port1.onmessage = () => { inTask = false; };
+new MutationObserver(() => {
+  if (w.over) { return; }
+  if (w.started === null && document.querySelector('.entry.narrative.draft')) { w.started = performance.now(); }
+  if (w.started !== null && !inTask) { inTask = true; w.cur += 1; w.updates += 1; ends.port2.postMessage(0); }
+}).observe(t, { subtree: true, childList: true, characterData: true });
+const frame = (now) => {
+  if (w.started === null) { w.idleFrames += 1; w.idleMs = now - w.idleFrom; }
+  if (w.started !== null && !w.over) {
+    w.frames += 1;
+    w.maxPerFrame = Math.max(w.maxPerFrame, w.cur);
+    if (w.last !== null && now - w.last > 1000 / 60 * 1.5) { w.dropped += Math.round((now - w.last) / (1000 / 60)) - 1; }
+    if (now - w.started > 10000) { w.over = true; }
+  }
+  w.cur = 0; w.last = now;
+  if (!w.over) { requestAnimationFrame(frame); }
+};
+requestAnimationFrame(frame);
+return 0;
+"#;
+
+/// 10 s of `narrative_delta` at 1,000/s: 20 drafts of 500 deltas, each closed by its line.
+fn stream_lines() -> Vec<String> {
+    let mut lines = Vec::new();
+    for d in 0..20 {
+        let id = format!("s{d}");
+        let mut full = String::new();
+        for k in 0..500 {
+            let chunk = if k % 12 == 11 {
+                " and then".to_string()
+            } else {
+                format!(" w{k}")
+            };
+            full.push_str(&chunk);
+            lines.push(
+                json!({"type":"narrative_delta","id":id,"speaker":"kp","text":chunk}).to_string(),
+            );
+        }
+        lines.push(
+            json!({"type":"narrative","id":id,"speaker":"kp","text":full,"format":"markdown"})
+                .to_string(),
+        );
+    }
+    lines
+}
+
+#[test]
+#[ignore = "a bench figure: run by `cargo xtask bench`"]
+fn webview_figures() {
+    let _scenario = studio_e2e::scenario();
+    // `FIGURES_ONLY=long` measures the long session alone, `short` everything but it (for
+    // looking into one figure).
+    let only = std::env::var("FIGURES_ONLY").unwrap_or_default();
+    if only == "long" {
+        long_session(&runtime());
+        return;
+    }
+    // Cold start, three launches: the first warms the disk cache.
+    let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
+    eprintln!("cold starts (ms): {starts:?}");
+    starts.remove(0);
+    starts.sort_by(f64::total_cmp);
+    figure("cold_start_ms", starts[starts.len() / 2]);
+
+    let capture = capture_lines();
+    let rt = runtime();
+    let config = PeerConfig {
+        after_welcome: join_frames(&capture),
+        paced: stream_lines(),
+        // After the join's figure is taken, so the two do not mix.
+        paced_from: Duration::from_secs(4),
+        ..PeerConfig::default()
+    };
+    let peer = rt
+        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
+        .expect("the peer starts");
+    let s = open_studio_with(&[]);
+    wait_for(
+        Duration::from_secs(30),
+        "the connect screen painted",
+        || perf(&s, "connect_ready"),
+    );
+
+    // The reducer in wasm, in this window, on the capture's frames: 1 s to let the engine's
+    // optimising tiers compile it (as they have in a window that has been open a while), then
+    // 2 s measured.
+    let mut fps = 0.0;
+    for millis in [1000, 2000] {
+        s.execute(
+            "delete window.__lwPerf.reducer_fps; window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: arguments[1] } })); return 0;",
+            json!([capture, millis]),
+        )
+        .expect("running the reducer");
+        fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
+            perf(&s, "reducer_fps")
+        });
+    }
+    figure("reducer_wasm_fps", fps);
+
+    s.execute(JOIN_WATCH, json!([])).expect("watching the join");
+    join(&s, &peer.ticket(), "good-key");
+    let painted = wait_for(Duration::from_secs(30), "the join painted", || {
+        let v = s.execute("return window.__joinPainted;", json!([])).ok()?;
+        v.as_f64().filter(|t| *t > 0.0)
+    });
+    let welcome = perf(&s, "welcome").expect("the welcome mark");
+    figure("join_paint_ms", painted - welcome);
+
+    // The paced deltas began with the join; watch them from the first draft on.
+    s.execute(STREAM_WATCH, json!([]))
+        .expect("watching the stream");
+    let stream = wait_for(Duration::from_secs(40), "10 s of streaming", || {
+        let v = s.execute("return window.__stream;", json!([])).ok()?;
+        (v["over"] == true).then_some(v)
+    });
+    eprintln!("streaming: {stream}");
+    let frames = stream["frames"].as_f64().unwrap_or(0.0).max(1.0);
+    figure(
+        "stream_updates_per_frame_max",
+        stream["maxPerFrame"].as_f64().unwrap_or(0.0),
+    );
+    figure(
+        "stream_updates_per_frame_mean",
+        stream["updates"].as_f64().unwrap_or(0.0) / frames,
+    );
+    figure(
+        "stream_dropped_frames",
+        stream["dropped"].as_f64().unwrap_or(0.0),
+    );
+    figure("stream_frames", frames);
+    // The same window's frame rate just before, with nothing changing: what a frame costs here.
+    let idle_s = stream["idleMs"].as_f64().unwrap_or(0.0) / 1000.0;
+    if idle_s > 0.0 {
+        figure(
+            "idle_fps",
+            stream["idleFrames"].as_f64().unwrap_or(0.0) / idle_s,
+        );
+    }
+    drop(s);
+    rt.block_on(peer.shutdown());
+    if only != "short" {
+        long_session(&rt);
+    }
+}
+
+/// The web process of the newest Studio: WebKit runs each page in a child process.
+fn web_process_rss_kib() -> Option<u64> {
+    web_process_kib("VmRSS:")
+}
+
+/// A field of the web process's `/proc/<pid>/status` (`VmRSS:`, `RssAnon:`, `RssFile:`), in KiB.
+fn web_process_kib(field: &str) -> Option<u64> {
+    let procs: Vec<(u32, u32, String, u64)> = std::fs::read_dir("/proc")
+        .ok()?
+        .flatten()
+        .filter_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let comm = stat[stat.find('(')? + 1..stat.rfind(')')?].to_string();
+            let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+            Some((
+                pid,
+                rest.get(1)?.parse().ok()?,
+                comm,
+                rest.get(19)?.parse().ok()?,
+            ))
+        })
+        .collect();
+    let app = procs
+        .iter()
+        .filter(|p| p.2.starts_with("loreweaver-stu"))
+        .max_by_key(|p| p.3)?;
+    // The page's process: the largest one when WebKit keeps a spare beside it.
+    let status = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/status")).ok();
+    let kib = |status: &str, field: &str| -> Option<u64> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    };
+    procs
+        .iter()
+        .filter(|p| p.1 == app.0 && p.2.starts_with("WebKitWebProc"))
+        .filter_map(|p| status(p.0))
+        .max_by_key(|st| kib(st, "VmRSS:").unwrap_or(0))
+        .and_then(|st| kib(&st, field))
+}
+
+/// 20,000 entries: story lines with a dice line after every fourth, the last one marked.
+fn long_lines() -> Vec<String> {
+    // A state first, as an engine sends right after its replay: the lines below come live.
+    let mut lines = vec![json!({"type":"state","party":[],"online":1}).to_string()];
+    for i in 0..20_000 {
+        // The last line is a story line, so its mark is the end.
+        if i % 5 == 3 {
+            let success = i % 100 <= 50;
+            lines.push(json!({"type":"dice","actor":"Ada","kind":"check","expr":"1d100","rolls":[i % 100],
+                "total": i % 100,"target":50,"outcome":{"id":if success {"success"} else {"failure"},
+                "label":if success {"Success"} else {"Failure"},"success":success,"critical":false,"fumble":false,"tier":u8::from(success)}}).to_string());
+        } else {
+            let text = if i == 19_999 {
+                "LONG-LAST the end.".to_string()
+            } else {
+                format!("Line {i}: the tide turns under the pier and the lamps gutter, one by one, along the front.")
+            };
+            lines.push(json!({"type":"narrative","id":format!("l{i}"),"speaker":"kp","text":text,"format":"markdown"}).to_string());
+        }
+    }
+    lines
+}
+
+/// Scrolls a screen and a half at a time from the bottom to the top, a frame per step.
+const SCROLL_UP: &str = r#"
+const t = document.querySelector('.transcript');
+const w = window.__scroll = { steps: 0, ms: 0, maxEntries: 0, done: false };
+const t0 = performance.now();
+const step = () => {
+  w.maxEntries = Math.max(w.maxEntries, t.querySelectorAll('.entry').length);
+  if (t.scrollTop <= 0) { w.ms = performance.now() - t0; w.done = true; return; }
+  t.scrollTop = Math.max(0, t.scrollTop - t.clientHeight * 1.5);
+  t.dispatchEvent(new Event('scroll'));
+  w.steps += 1;
+  requestAnimationFrame(() => requestAnimationFrame(step));
+};
+step();
+return 0;
+"#;
+
+/// The page's wasm memory (it only grows: the most the Rust side ever held).
+fn wasm_memory_mib(s: &Studio) -> Option<f64> {
+    s.execute(
+        "window.dispatchEvent(new Event('lw-bench-memory')); return window.__lwPerf.wasm_memory_bytes;",
+        json!([]),
+    )
+    .ok()
+    .and_then(|v| v.as_f64())
+    .map(|b| b / 1024.0 / 1024.0)
+}
+
+fn long_session(rt: &tokio::runtime::Runtime) {
+    let config = PeerConfig {
+        after_welcome: long_lines(),
+        ..PeerConfig::default()
+    };
+    let peer = rt
+        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
+        .expect("the peer starts");
+    let s = open_studio_with(&[]);
+    // The window alone, before any table: what the entries are measured against.
+    wait_for(Duration::from_secs(30), "the connect screen", || {
+        perf(&s, "connect_ready")
+    });
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_idle_mib", kib as f64 / 1024.0);
+    }
+    join(&s, &peer.ticket(), "good-key");
+    // Up to two minutes for all of them; what arrived by then is measured either way.
+    let started = std::time::Instant::now();
+    let deadline = started + Duration::from_secs(120);
+    let mut said = started;
+    let arrived = loop {
+        let (entries, last) = s
+            .execute(
+                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return [Number(document.querySelector('#transcript').dataset.entries), last ? last.textContent : ''];",
+                json!([]),
+            )
+            .ok()
+            .map(|v| (v[0].as_f64().unwrap_or(0.0), v[1].as_str().unwrap_or_default().to_string()))
+            .unwrap_or_default();
+        if last.contains("LONG-LAST") {
+            eprintln!(
+                "long session: all {entries} entries after {:?}",
+                started.elapsed()
+            );
+            break entries;
+        }
+        if said.elapsed() > Duration::from_secs(5) {
+            said = std::time::Instant::now();
+            eprintln!(
+                "long session: {entries} entries after {:?}",
+                started.elapsed()
+            );
+        }
+        if std::time::Instant::now() > deadline {
+            // The model's length: story lines and dice lines.
+            break entries;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+    figure("long_entries_arrived", arrived);
+    let in_dom = s
+        .execute(
+            "return document.querySelectorAll('.transcript .entry').length;",
+            json!([]),
+        )
+        .expect("counting")
+        .as_f64()
+        .unwrap_or(0.0);
+    figure("long_entries_in_dom", in_dom);
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_mib", kib as f64 / 1024.0);
+    }
+    for (field, name) in [
+        ("RssAnon:", "anon"),
+        ("RssFile:", "file"),
+        ("RssShmem:", "shmem"),
+    ] {
+        if let Some(kib) = web_process_kib(field) {
+            figure(&format!("long_webview_rss_{name}_mib"), kib as f64 / 1024.0);
+        }
+    }
+    let wasm = wasm_memory_mib(&s);
+    if let Some(mib) = wasm {
+        figure("long_wasm_memory_mib", mib);
+    }
+    s.execute(SCROLL_UP, json!([])).expect("scrolling up");
+    let scroll = wait_for(Duration::from_secs(300), "the top", || {
+        let v = s.execute("return window.__scroll;", json!([])).ok()?;
+        (v["done"] == true).then_some(v)
+    });
+    eprintln!("scroll: {scroll}");
+    let top_ok = s
+        .execute(
+            "const e = document.querySelector('.transcript .entry'); return !!e && e.textContent.includes('Line 0:');",
+            json!([]),
+        )
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    figure("long_scroll_reached_top", if top_ok { 1.0 } else { 0.0 });
+    figure("long_scroll_steps", scroll["steps"].as_f64().unwrap_or(0.0));
+    figure("long_scroll_ms", scroll["ms"].as_f64().unwrap_or(0.0));
+    figure(
+        "long_scroll_max_entries",
+        scroll["maxEntries"].as_f64().unwrap_or(0.0),
+    );
+    if let Some(kib) = web_process_rss_kib() {
+        figure("long_webview_rss_after_scroll_mib", kib as f64 / 1024.0);
+    }
+    if let Some(kib) = web_process_kib("RssAnon:") {
+        figure(
+            "long_webview_rss_anon_after_scroll_mib",
+            kib as f64 / 1024.0,
+        );
+    }
+    if let Some(mib) = wasm_memory_mib(&s) {
+        figure("long_wasm_memory_after_scroll_mib", mib);
+    }
+    drop(s);
+    rt.block_on(peer.shutdown());
+}
