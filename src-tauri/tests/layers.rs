@@ -134,3 +134,39 @@ fn the_reader_sees_an_import_that_runs_back_up() {
     assert_eq!(seen, ["panels", "audio", "media"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_module_has_a_layer_and_the_map_names_it() {
+    let mut unplaced = Vec::new();
+    for entry in std::fs::read_dir(src()).expect("src").flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let module = name.strip_suffix(".rs").unwrap_or(&name).to_string();
+        if entry.path().is_file() && !name.ends_with(".rs") {
+            continue;
+        }
+        let placed = CORE.iter().chain(FEATURES).chain(TOP).any(|m| *m == module)
+            || module == "lib"
+            || module == "main";
+        if !placed {
+            unplaced.push(module);
+        }
+    }
+    assert!(
+        unplaced.is_empty(),
+        "modules in no layer (add each to CORE, FEATURES or TOP here, and to docs/ARCHITECTURE.md): {unplaced:?}"
+    );
+    let map = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/ARCHITECTURE.md"),
+    )
+    .expect("docs/ARCHITECTURE.md");
+    let missing: Vec<&&str> = CORE
+        .iter()
+        .chain(FEATURES)
+        .chain(TOP)
+        .filter(|m| !map.contains(&format!("`{m}")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/ARCHITECTURE.md does not place these backend modules: {missing:?}"
+    );
+}
