@@ -95,6 +95,17 @@ fn keeper_console_round_trips_and_keeps_secrets() {
             .then_some(())
     });
     s.screenshot(&out_dir().join("keeper-model.png"));
+    // On the model page itself, right after the save: the whole DOM (text, every attribute)
+    // and every field's value, not only the mask and the key field.
+    let on_page = page_text(&s);
+    assert!(
+        on_page.contains("model-key-state") && on_page.contains("sk-e...9c2e"),
+        "the model page was read"
+    );
+    assert!(
+        !on_page.contains(PROVIDER_KEY),
+        "the provider key is on the model page after the save"
+    );
 
     // With a model set that cannot be reached, generating fails readably.
     open_page(&s, "skills");

@@ -13,7 +13,7 @@ use local_table::table::demo_config;
 use local_table::{LocalTable, Pacing};
 use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
-use studio_e2e::play::{join, say, transcript, wait_online};
+use studio_e2e::play::{join, saved_story, say, transcript, wait_online};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
 use test_support::repo;
 
@@ -218,10 +218,13 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
 
     let cache = dir.join("cache");
     let log = dir.join("studio.log");
+    let saves = dir.join("saves");
+    std::fs::create_dir_all(&saves).unwrap();
     let s = open_studio_with(&[
         ("STUDIO_DATA_DIR", dir.join("studio").to_str().unwrap()),
         ("STUDIO_MEDIA_CACHE", cache.to_str().unwrap()),
         ("STUDIO_LOG_FILE", log.to_str().unwrap()),
+        ("STUDIO_SAVE_DIR", saves.to_str().unwrap()),
     ]);
     join(&s, &ticket, &keys.keeper);
     wait_online(&s, Duration::from_secs(30));
@@ -470,7 +473,13 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         !logged.contains(&key),
         "the invoke key reached the log file"
     );
-    let all = said(&s);
+    // Absence over the model's whole story, as Studio saves it: a forged line the transcript
+    // has not drawn (scrolled out, or never near the view) is found too.
+    let all = saved_story(&s, &saves);
+    assert!(
+        all.contains("PROBE-VALID-INTENT"),
+        "the saved story holds the confirmed intent: {all}"
+    );
     for forged in [
         "FORGED-NO-NONCE",
         "FORGED-BAD-NONCE",
@@ -482,7 +491,7 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         "BRIDGE-HUGE",
         "BRIDGE-OBJECT",
     ] {
-        assert!(!all.contains(forged), "{forged} reached the transcript");
+        assert!(!all.contains(forged), "{forged} reached the story");
     }
     // The neighbour's token was live all along: the scheme still serves its page.
     assert!(

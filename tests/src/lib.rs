@@ -168,9 +168,16 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
     // A test's own values win (set later, so they override).
     all.extend_from_slice(env);
     // A second window's driver can lose its first request to a port another window's
-    // WebKitWebDriver just took: start a fresh driver and try again.
+    // WebKitWebDriver just took: start a fresh driver and try again, from the profile as it was
+    // before the first try (a retry must not start where a failed start left off). Any other
+    // failure (the app did not come up) fails the test at once, and every retry is counted.
+    let profile = Profile::keep(&all);
     let mut last_error = String::new();
-    for _ in 0..3 {
+    for attempt in 0..3 {
+        if attempt > 0 {
+            profile.restore();
+            count_retry(&last_error);
+        }
         let driver = TauriDriver::start(&all);
         let tag = format!(
             "e2e-{}-{}",
@@ -190,14 +197,89 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
                     open,
                 };
             }
-            Err(e) => {
-                eprintln!("WebDriver session failed, retrying: {e}");
+            Err(webdriver::Refused::Dropped(e)) => {
+                eprintln!("the driver dropped the session request: {e}");
                 driver::terminate_tagged(&tag);
                 last_error = e;
+            }
+            Err(webdriver::Refused::NoSession(e)) => {
+                driver::terminate_tagged(&tag);
+                panic!("Studio did not start (not retried): {e}");
             }
         }
     }
     panic!("no WebDriver session after 3 attempts: {last_error}")
+}
+
+/// Where window retries are written, one line each: `cargo xtask test` counts them in its totals
+/// line (a passing test's own output is not shown, so a retry would otherwise go unseen).
+pub const RETRIES_FILE: &str = "window-retries.txt";
+
+fn count_retry(why: &str) {
+    use std::io::Write as _;
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    eprintln!("{test}: retrying the window after: {why}");
+    let path = out_dir().join(RETRIES_FILE);
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    writeln!(file, "{test}\t{why}").unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+/// The window's private folders as they were before its first start, put back before a retry.
+struct Profile {
+    /// `(folder, its copy)`; a folder that did not exist yet has no copy and is removed.
+    kept: Vec<(PathBuf, Option<PathBuf>)>,
+    _copies: tempfile::TempDir,
+}
+
+impl Profile {
+    /// The folders the app writes: its data, its media cache, its window state.
+    fn keep(env: &[(&str, &str)]) -> Self {
+        let dirs: Vec<PathBuf> = ["STUDIO_DATA_DIR", "STUDIO_MEDIA_CACHE", "XDG_CONFIG_HOME"]
+            .iter()
+            .filter_map(|k| {
+                env.iter()
+                    .rev()
+                    .find(|(n, _)| n == k)
+                    .map(|(_, v)| PathBuf::from(v))
+            })
+            .collect();
+        let copies = tempfile::Builder::new()
+            .prefix("studio-e2e-profile")
+            .tempdir()
+            .expect("a folder for the profile's copy");
+        let kept = dirs
+            .into_iter()
+            .enumerate()
+            .map(|(i, dir)| {
+                let copy = dir.is_dir().then(|| {
+                    let to = copies.path().join(i.to_string());
+                    test_support::copy_dir(&dir, &to);
+                    to
+                });
+                (dir, copy)
+            })
+            .collect();
+        Profile {
+            kept,
+            _copies: copies,
+        }
+    }
+
+    fn restore(&self) {
+        for (dir, copy) in &self.kept {
+            if dir.exists() {
+                std::fs::remove_dir_all(dir)
+                    .unwrap_or_else(|e| panic!("clearing {} for a retry: {e}", dir.display()));
+            }
+            if let Some(copy) = copy {
+                test_support::copy_dir(copy, dir);
+            }
+        }
+    }
 }
 
 /// Where screenshots are saved for a person to look at.

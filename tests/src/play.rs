@@ -28,7 +28,8 @@ impl Line {
     }
 }
 
-/// Every transcript entry in the DOM, in order.
+/// The lines the transcript has drawn (it draws only what is near the view): for what is on
+/// screen. Whether a line is anywhere in the story is [`saved_story`]'s to say.
 pub fn transcript(s: &Session) -> Vec<Line> {
     let v = s
         .execute(
@@ -158,4 +159,43 @@ pub fn open_demo() -> crate::Studio {
     let s = crate::open_studio_with(&[("STUDIO_DEMO_PACING", "fast")]);
     join_demo(&s);
     s
+}
+
+/// The model's whole story as Studio saves it (Save → Markdown, written to `saves`, the app's
+/// `STUDIO_SAVE_DIR`): every entry, not only the ones the transcript has drawn. The file is
+/// removed once read, so the next save is told apart.
+pub fn saved_story(s: &Session, saves: &std::path::Path) -> String {
+    let md = |p: &std::path::PathBuf| p.extension().is_some_and(|x| x == "md");
+    let before: Vec<std::path::PathBuf> = std::fs::read_dir(saves)
+        .unwrap_or_else(|e| panic!("{}: {e}", saves.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(md)
+        .collect();
+    assert!(
+        before.is_empty(),
+        "an earlier save was left in {}",
+        saves.display()
+    );
+    s.click(&s.find("#story-save").expect("the save menu"));
+    let item = wait_for(Duration::from_secs(5), "Save as Markdown", || {
+        s.find("#export-md")
+    });
+    s.click(&item);
+    let file = wait_for(Duration::from_secs(10), "the saved story", || {
+        std::fs::read_dir(saves)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .find(md)
+    });
+    // Written by the backend in one call: read it once it stops growing.
+    let text = wait_for(Duration::from_secs(5), "the whole file", || {
+        let a = std::fs::read_to_string(&file).ok()?;
+        std::thread::sleep(Duration::from_millis(50));
+        let b = std::fs::read_to_string(&file).ok()?;
+        (a == b && !a.is_empty()).then_some(b)
+    });
+    std::fs::remove_file(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    text
 }

@@ -35,13 +35,31 @@ impl Element {
     }
 }
 
+/// Why no session was opened.
+#[derive(Debug)]
+pub enum Refused {
+    /// The driver dropped the request before answering (a port another window's WebKitWebDriver
+    /// had just taken): the one failure a retry may hide.
+    Dropped(String),
+    /// The driver answered without a session: the app itself did not come up.
+    NoSession(String),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Dropped(e) | Refused::NoSession(e) => f.write_str(e),
+        }
+    }
+}
+
 impl Session {
     pub fn new(driver_url: &str, app: &str, args: &[&str]) -> Self {
         Self::try_new(driver_url, app, args).unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// Like [`Self::new`], but a driver that drops the request is an error to retry.
-    pub fn try_new(driver_url: &str, app: &str, args: &[&str]) -> Result<Self, String> {
+    pub fn try_new(driver_url: &str, app: &str, args: &[&str]) -> Result<Self, Refused> {
         // No WebDriver call may hang a run: a window that stops answering fails its test.
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -53,17 +71,18 @@ impl Session {
             "tauri:options": {"application": app, "args": args}
         }}});
         let url = format!("{driver_url}/session");
-        let mut reply = agent
-            .post(&url)
-            .send_json(&caps)
-            .map_err(|e| format!("POST {url}: {e}"))?;
-        let reply: Value = reply
-            .body_mut()
-            .read_json()
-            .map_err(|e| format!("POST {url}: {e}"))?;
+        // The request itself lost (the driver dropped the connection): the known race, worth
+        // one more try. A request that timed out waited for an app that never came up: not it.
+        let dropped = |e: ureq::Error| match e {
+            ureq::Error::Timeout(_) => Refused::NoSession(format!("POST {url}: {e}")),
+            e => Refused::Dropped(format!("POST {url}: {e}")),
+        };
+        let mut reply = agent.post(&url).send_json(&caps).map_err(dropped)?;
+        let reply: Value = reply.body_mut().read_json().map_err(dropped)?;
+        // An answer without a session: the app did not start (a crash, a refusal). Never retried.
         let id = reply["value"]["sessionId"]
             .as_str()
-            .ok_or_else(|| format!("no WebDriver session: {reply}"))?
+            .ok_or_else(|| Refused::NoSession(format!("no WebDriver session: {reply}")))?
             .to_string();
         Ok(Session {
             base: format!("{driver_url}/session/{id}"),

@@ -57,6 +57,9 @@ pub fn run() -> Result<(), String> {
     let display = Xvfb::start()?;
     let e2e_out = root().join("target/e2e");
     std::fs::create_dir_all(&e2e_out).map_err(|e| e.to_string())?;
+    // The windows this run had to start again (the harness writes one line per retry).
+    let retries_file = e2e_out.join("window-retries.txt");
+    let _ = std::fs::remove_file(&retries_file);
     let mut test = cargo(&["test", "--workspace", "--no-fail-fast"])
         .env("DISPLAY", &display.name)
         .env("STUDIO_APP", root().join("target/debug/loreweaver-studio"))
@@ -74,7 +77,15 @@ pub fn run() -> Result<(), String> {
         Ok(()) => "",
         Err(_) => " (and the fuzzing smoke failed)",
     };
-    println!("{passed} passed, {failed} failed{fuzz_note}");
+    let retries = std::fs::read_to_string(&retries_file)
+        .map(|t| t.lines().count())
+        .unwrap_or(0);
+    let retry_note = match retries {
+        0 => String::new(),
+        1 => " (1 window started twice: see target/e2e/window-retries.txt)".into(),
+        n => format!(" ({n} windows started again: see target/e2e/window-retries.txt)"),
+    };
+    println!("{passed} passed, {failed} failed{retry_note}{fuzz_note}");
     if ok && failed == 0 && fuzzed.is_ok() {
         Ok(())
     } else {
