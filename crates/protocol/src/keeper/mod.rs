@@ -394,16 +394,7 @@ impl KeeperConsole {
 
 /// Frames only the keeper console reads.
 pub fn is_admin_reply(frame: &ServerFrame) -> bool {
-    matches!(
-        frame,
-        ServerFrame::AdminConfig(_)
-            | ServerFrame::AdminModels(_)
-            | ServerFrame::AdminKeys(_)
-            | ServerFrame::AdminRoomOp(_)
-            | ServerFrame::AdminError(_)
-            | ServerFrame::AdminSkills(_)
-            | ServerFrame::AdminRules(_)
-            | ServerFrame::AdminGenerated(_)
-            | ServerFrame::AdminUpdate(_)
-    )
+    // The console's own frames: the ones `route` gives the keeper console and not the story.
+    let readers = crate::route::readers(frame);
+    readers.keeper && !readers.story
 }
