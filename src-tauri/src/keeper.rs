@@ -18,7 +18,10 @@ pub fn copy_text(
     let cmd::CopyText { text } = args;
     app.clipboard()
         .write_text(text)
-        .map_err(|e| format!("the clipboard refused the copy: {e}"))
+        .map_err(|e| format!("the clipboard refused the copy: {e}"))?;
+    // That it happened, never what: the text is a key.
+    tracing::info!("copied a minted key to the clipboard");
+    Ok(())
 }
 
 /// Puts an invite for the current table on the clipboard: its ticket and `key`, in the block
@@ -37,5 +40,8 @@ pub async fn copy_invite(
     let block = protocol::keeper::invite::Invite { room, ticket, key }.to_block();
     app.clipboard()
         .write_text(block)
-        .map_err(|e| format!("the clipboard refused the copy: {e}"))
+        .map_err(|e| format!("the clipboard refused the copy: {e}"))?;
+    // That it happened, never what: the block holds the key.
+    tracing::info!("copied an invite to the clipboard");
+    Ok(())
 }

@@ -2,19 +2,35 @@
 //! invite (read back from the X clipboard), join a second window with that invite as a player,
 //! rename, the last-keeper refusal explained, the uploads switch reaching the player, a keeper's
 //! variable edit repainting the player's panel, and deleting the key.
+//!
+//! The key never reaches either window's log: both backends handle it (the keeper's copies it
+//! and the invite, the player's joins with it). The scan is held to a positive control: each
+//! log is first seen to hold a line its backend is known to write on that same path ("copied an
+//! invite to the clipboard", "joined a table"), so an unreadable or empty log cannot pass it.
 
 use std::time::Duration;
 
 use studio_e2e::keeper::{
     choose, click, clipboard_text, fill, open_page, page_text, paste, wait_text,
 };
-use studio_e2e::play::{open_demo, say, wait_online};
-use studio_e2e::{open_studio, out_dir, wait_for};
+use studio_e2e::logs;
+use studio_e2e::peers::fresh_dir;
+use studio_e2e::play::{join_demo, say, wait_online};
+use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 #[test]
 fn keeper_invites_a_player_and_manages_the_table() {
     let _scenario = studio_e2e::scenario();
-    let keeper = open_demo();
+    let dir = fresh_dir("keeper-invites");
+    let (keeper_data, player_data) = (dir.join("keeper"), dir.join("player"));
+    let keeper = open_studio_with(&[
+        ("STUDIO_DEMO_PACING", "fast"),
+        (
+            "STUDIO_DATA_DIR",
+            keeper_data.to_str().expect("a UTF-8 path"),
+        ),
+    ]);
+    join_demo(&keeper);
     open_page(&keeper, "keys");
     // The roster lists the demo's keys with the engine's extra fields as columns.
     wait_for(Duration::from_secs(20), "the key roster", || {
@@ -47,6 +63,22 @@ fn keeper_invites_a_player_and_manages_the_table() {
         },
     );
     assert!(invite.contains(&format!("Invite key: {key}")), "{invite}");
+    // Both copies went through the backend and were logged, without the key.
+    logs::wait_line(
+        &keeper_data,
+        "copied a minted key to the clipboard",
+        Duration::from_secs(10),
+    );
+    logs::wait_line(
+        &keeper_data,
+        "copied an invite to the clipboard",
+        Duration::from_secs(10),
+    );
+    logs::assert_absent(
+        &keeper_data,
+        &key,
+        "the minted key (after Copy and Copy as invite)",
+    );
 
     // Closed: the cleartext is gone from the page.
     click(&keeper, "#reveal-done");
@@ -66,7 +98,10 @@ fn keeper_invites_a_player_and_manages_the_table() {
     );
 
     // A second window pastes the invite block once and joins as the new player.
-    let player = open_studio();
+    let player = open_studio_with(&[(
+        "STUDIO_DATA_DIR",
+        player_data.to_str().expect("a UTF-8 path"),
+    )]);
     paste(&player, "#ticket", &invite);
     click(&player, "#join");
     wait_for(Duration::from_secs(30), "the player's play view", || {
@@ -79,6 +114,12 @@ fn keeper_invites_a_player_and_manages_the_table() {
     assert!(
         player.find("#keeper-menu").is_none(),
         "a player window never shows the Keeper menu"
+    );
+    logs::wait_line(&player_data, "joined a table", Duration::from_secs(10));
+    logs::assert_absent(
+        &player_data,
+        &key,
+        "the invite key (after the player joined with it)",
     );
 
     // Rename.
@@ -98,7 +139,9 @@ fn keeper_invites_a_player_and_manages_the_table() {
     choose(&keeper, robin_role, "keeper");
     wait_for(Duration::from_secs(10), "Robin to be a keeper", || {
         let el = keeper.find(robin_role)?;
-        let v = keeper.execute_on(&el, "return arguments[0].value").ok()?;
+        let v = keeper
+            .execute_on(&el, "return arguments[0].value")
+            .unwrap_or_else(|e| panic!("reading Robin's role: {e}"));
         let busy = keeper.find("#keys .key-row[data-name='Robin Hood'] .pending");
         (v.as_str() == Some("keeper") && busy.is_none()).then_some(())
     });
@@ -146,8 +189,10 @@ fn keeper_invites_a_player_and_manages_the_table() {
         wait_for(Duration::from_secs(10), "the player's share button", || {
             let shown = player
                 .execute("return getComputedStyle(document.querySelector('#share-button')).display !== 'none'", serde_json::json!([]))
-                .ok()?
-                .as_bool()?;
+                .unwrap_or_else(|e| panic!("reading whether the share button shows: {e}"));
+            let shown = shown
+                .as_bool()
+                .unwrap_or_else(|| panic!("the share button's display: not a boolean: {shown}"));
             // Off: one line says why, instead of the button.
             let why = player.find("#uploads-off").map(|e| player.text(&e));
             let said = why.is_some_and(|t| t.contains("turned off sharing"));
@@ -194,4 +239,8 @@ fn keeper_invites_a_player_and_manages_the_table() {
             .is_none()
             .then_some(())
     });
+    // Once more at the end, over everything both windows logged meanwhile (the rename, the role
+    // changes and the delete each act on the key's row).
+    logs::assert_absent(&keeper_data, &key, "the minted key (at the end)");
+    logs::assert_absent(&player_data, &key, "the invite key (at the end)");
 }

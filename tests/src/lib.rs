@@ -10,6 +10,7 @@ mod driver;
 pub mod engine;
 pub mod hostile_text;
 pub mod keeper;
+pub mod logs;
 pub mod peers;
 pub mod play;
 mod webdriver;
@@ -109,7 +110,9 @@ impl Drop for Studio {
                     .name()
                     .unwrap_or("test")
                     .replace("::", "-");
-                s.screenshot(&out_dir().join(format!("FAILED-{name}.png")));
+                if let Err(e) = s.try_screenshot(&out_dir().join(format!("FAILED-{name}.png"))) {
+                    eprintln!("no screenshot at failure: {e}");
+                }
                 // Never panic here (a panic while panicking aborts the whole e2e binary): the
                 // window may be what failed.
                 match s.try_find("body").and_then(|b| match b {

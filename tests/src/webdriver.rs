@@ -212,8 +212,11 @@ impl Session {
         .expect("send keys");
     }
 
+    /// Empties a field. An error panics: ignored, the text typed next would land after what
+    /// the field already held.
     pub fn clear(&self, el: &Element) {
-        let _ = self.call("POST", &format!("/element/{}/clear", el.0), json!({}));
+        self.call("POST", &format!("/element/{}/clear", el.0), json!({}))
+            .unwrap_or_else(|e| panic!("clearing a field: {e}"));
     }
 
     /// Runs a script in the page (synchronously) and returns its value.
@@ -262,15 +265,23 @@ impl Session {
         let _ = self.call("POST", "/frame", json!({ "id": null }));
     }
 
-    /// Saves a PNG of the window.
+    /// Saves a PNG of the window. An error panics (an empty file is no picture of anything).
     pub fn screenshot(&self, path: &Path) {
-        let b64 = self
-            .call("GET", "/screenshot", Value::Null)
-            .unwrap_or_default();
+        self.try_screenshot(path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+
+    /// Like [`Self::screenshot`], with the error returned: for a window that may be gone (the
+    /// picture taken as a test fails).
+    pub fn try_screenshot(&self, path: &Path) -> Result<(), String> {
+        let b64 = self.call("GET", "/screenshot", Value::Null)?;
+        let b64 = b64
+            .as_str()
+            .ok_or_else(|| format!("the screenshot is not a string: {b64}"))?;
         let png = base64::engine::general_purpose::STANDARD
-            .decode(b64.as_str().unwrap_or_default())
-            .expect("screenshot is base64");
-        std::fs::write(path, png).expect("writing the screenshot");
+            .decode(b64)
+            .map_err(|e| format!("the screenshot is not base64: {e}"))?;
+        std::fs::write(path, png).map_err(|e| format!("writing the screenshot: {e}"))
     }
 }
 

@@ -200,6 +200,8 @@ impl Seat {
             latest: self.generation.clone(),
         };
         tauri::async_runtime::spawn(pump::pump(events, on_event, listeners, current));
+        // Which table, never with what key.
+        tracing::info!(kind = ?dial.kind, "joined a table");
         Ok(())
     }
 
