@@ -11,8 +11,15 @@
 //!   characters other than `\n`/`\t`, and bidi embeddings/overrides/isolates, stripped);
 //! - a markdown field (narrative text, drafts) gets the marker as a paragraph of its own before
 //!   the payload, so the payload keeps its markdown meaning (a leading `>` is still a quote, a
-//!   leading fence still a code block); its element must contain the marker and no active
-//!   element.
+//!   leading fence still a code block); its element must hold no active element, and its
+//!   visible text (`innerText`) the marker then every piece of text the payload holds as
+//!   markdown (text, raw HTML shown as text, code, a link's words, an image's alt; parsed by
+//!   pulldown-cmark, compared with whitespace removed): a block the renderer lost is missing;
+//! - where the UI cuts a single-valued field to one line (room, name, server, version in the
+//!   status bar; what plays, on the sound button), the whole value is the tooltip (checked per
+//!   payload) and the line shows its first characters as text (checked against the value cut
+//!   the way `ui/src/play/clip.rs` cuts it); what plays shows whole as text in the sound menu
+//!   and who shared a picture in the picture viewer, both opened once to be checked.
 //!
 //! List-valued fields (transcript lines, blocks, party, variables, panels, media…) carry one entry
 //! per payload, each alone. A single-valued field (room name, character name, scene, clock, turn
@@ -51,21 +58,22 @@
 //! - `welcome.protocol` (kept the real version: a different one is a version drift, another test);
 //! - `state.systems` and `pack_cards`: shown only while the viewer has NO character (this state
 //!   has one) and after "Import from an installed pack…";
-//! - the now-playing `name` fallback (used when `title` is absent; same code path as the title)
-//!   and the sound popover's `.sound-title` (only while it is open; same value);
-//! - the gallery viewer (one picture at a time; its name is checked in the grid, its sender in
-//!   the sidebar thumbnails' titles);
+//! - the now-playing `name` fallback (used when `title` is absent; same code path as the title);
+//! - the gallery viewer's picture names (one picture at a time; names are checked in the grid;
+//!   the sender is checked in the viewer, opened on the picture that carries every sender);
 //! - the keeper screens (`admin_*` replies): the keeper console's own tests;
 //! - `panel_event` payloads: only tier-2 panel pages read them.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
-use studio_e2e::hostile_text::page::{INSTALL, STEP, VERDICT};
+use serde_json::json;
+use studio_e2e::hostile_text::page::{INSTALL, PASS, STEP, VERDICT};
 use studio_e2e::hostile_text::{
-    corpus, expected_counts, frames, marker, shown, snapshot, welcome, Probe, SENTINEL,
+    corpus, expected_counts, frames, markdown_shown, marker, shown, snapshot, welcome, Probe,
+    SENDERS, SENTINEL,
 };
+use studio_e2e::keeper::click;
 use studio_e2e::peers::runtime;
 use studio_e2e::play::join;
 use studio_e2e::{open_studio_with, out_dir, wait_for};
@@ -113,14 +121,16 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
     let s = open_studio_with(&[("STUDIO_NETWORK", "local")]);
     join(&s, &peer.ticket(), "good-key");
     wait_for(Duration::from_secs(60), "every hostile frame", || {
-        s.execute(
-            "return [...document.querySelectorAll('.transcript .entry.system')]
-               .some(e => e.textContent === arguments[0]);",
-            json!([SENTINEL]),
-        )
-        .ok()?
-        .as_bool()?
-        .then_some(())
+        let v = s
+            .execute(
+                "return [...document.querySelectorAll('.transcript .entry.system')]
+                   .some(e => e.textContent === arguments[0]);",
+                json!([SENTINEL]),
+            )
+            .unwrap_or_else(|e| panic!("looking for the last frame: {e}"));
+        v.as_bool()
+            .unwrap_or_else(|| panic!("not a boolean: {v}"))
+            .then_some(())
     });
     let deep = wait_for(Duration::from_secs(20), "the deep quote", || {
         let v = s
@@ -135,15 +145,18 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
                  return { depth, crash: !!document.getElementById('crash') };",
                 json!([]),
             )
-            .ok()?;
+            .unwrap_or_else(|e| panic!("reading the deep quote: {e}"));
         (!v.is_null()).then_some(v)
     });
-    let depth = deep["depth"].as_u64().unwrap_or(0);
+    let depth = deep["depth"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("the quotes' depth is not a number: {deep}"));
     assert!((1..=16).contains(&depth), "quotes nested {depth} deep");
     assert_eq!(deep["crash"], false, "the window crashed");
 
     // The checks go into the page once; each step below runs them and scrolls up.
     let shown_payloads: Vec<String> = corpus.iter().map(String::as_str).map(shown).collect();
+    let markdown_payloads: Vec<String> = shown_payloads.iter().map(|x| markdown_shown(x)).collect();
     let count_selectors: Vec<&str> = counts.iter().map(|(sel, _)| sel.as_str()).collect();
     let installed = s
         .execute(
@@ -152,7 +165,9 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
                 shown_payloads,
                 probe.selectors,
                 probe.checks,
-                count_selectors
+                count_selectors,
+                markdown_payloads,
+                probe.clipped
             ]),
         )
         .expect("installing the checks");
@@ -173,8 +188,7 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
         || {
             let v = s
                 .execute(STEP, json!([first]))
-                .map_err(|e| eprintln!("a check step failed: {e}"))
-                .ok()?;
+                .unwrap_or_else(|e| panic!("a check step failed: {e}"));
             if v["top"] != true || v["gallery"] != true {
                 return None;
             }
@@ -186,19 +200,44 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
                 "{} checks unseen at the top: reading again from the end",
                 v["remaining"]
             );
-            let _ = s.execute(
+            s.execute(
                 "const t = document.querySelector('.transcript'); t.scrollTop = t.scrollHeight; t.dispatchEvent(new Event('scroll')); return 0;",
                 json!([]),
-            );
+            )
+            .unwrap_or_else(|e| panic!("scrolling to the end: {e}"));
             None
         },
     );
-    let _ = s.execute(
-        "const c = document.getElementById('gallery-close'); if (c) { c.click(); } return 0;",
-        json!([]),
-    );
+    // Who shared the picture that carries every sender: as text in the viewer, opened on it.
+    let opened = s
+        .execute(
+            "const i = [...document.querySelectorAll('#gallery .gallery-item')]
+               .find(b => b.textContent.trim() === arguments[0]);
+             if (i) { i.click(); } return !!i;",
+            json!([SENDERS]),
+        )
+        .unwrap_or_else(|e| panic!("opening the viewer: {e}"));
+    assert_eq!(opened, true, "no gallery item named {SENDERS:?}");
+    wait_for(Duration::from_secs(10), "the viewer", || {
+        s.find("#viewer .viewer-name")
+    });
+    s.execute(PASS, json!([]))
+        .unwrap_or_else(|e| panic!("checking the viewer: {e}"));
+    click(&s, "#viewer-close");
+    click(&s, "#gallery-close");
     wait_for(Duration::from_secs(10), "the gallery closed", || {
         s.find("#gallery").is_none().then_some(())
+    });
+    // What each layer plays: as text in the sound menu, opened once.
+    click(&s, "#sound-button");
+    wait_for(Duration::from_secs(10), "the sound menu", || {
+        s.find("#sound-popover .sound-title")
+    });
+    s.execute(PASS, json!([]))
+        .unwrap_or_else(|e| panic!("checking the sound menu: {e}"));
+    click(&s, "#sound-button");
+    wait_for(Duration::from_secs(10), "the sound menu closed", || {
+        s.find("#sound-popover").is_none().then_some(())
     });
     // Give anything that might run (onerror, onload, timers) a moment.
     std::thread::sleep(Duration::from_secs(2));
@@ -218,9 +257,10 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
     let verdict = s.execute(VERDICT, json!([])).expect("reading the verdict");
 
     eprintln!(
-        "untrusted text: {} payloads, {} marker checks, {} counted selectors",
+        "untrusted text: {} payloads, {} marker checks, {} cut-line checks, {} counted selectors",
         n,
         probe.checks.len(),
+        probe.clipped.len(),
         counts.len()
     );
     let mut problems: Vec<String> = Vec::new();
@@ -257,13 +297,20 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
     }
     let failed: Vec<&str> = verdict["failed"]
         .as_array()
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    if verdict["checks"] != probe.checks.len() {
+        .unwrap_or_else(|| panic!("the verdict lists no failures: {verdict}"))
+        .iter()
+        .map(|f| {
+            f.as_str()
+                .unwrap_or_else(|| panic!("a failure is not text: {f}"))
+        })
+        .collect();
+    if verdict["checks"] != probe.checks.len() || verdict["clipped"] != probe.clipped.len() {
         problems.push(format!(
-            "the page ran {} checks, not {}",
+            "the page ran {} checks and {} cut-line checks, not {} and {}",
             verdict["checks"],
-            probe.checks.len()
+            verdict["clipped"],
+            probe.checks.len(),
+            probe.clipped.len()
         ));
     }
     if !failed.is_empty() {

@@ -38,18 +38,27 @@ const BLOCK_KINDS: [&str; 12] = [
 /// Pictures and sounds no peer serves: they fail to load, which is fine for text.
 const PICTURE: &str = "5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
 const SOUND: &str = "a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0";
+/// The name of the picture that carries every sender (`media.from`).
+pub const SENDERS: &str = "every sender";
 /// The last line the peer sends: once it shows, every frame before it has been applied.
 pub const SENTINEL: &str = "END·OF·HOSTILE·FRAMES";
 
-/// The second welcome: room, my name, server and version carry every payload.
+/// The second welcome: room, my name, server and version carry every payload. The status bar
+/// shows each cut to one line (its first characters as text, the whole as the tooltip): short
+/// field names, so the characters shown reach into the payload.
 pub fn welcome(p: &mut Probe, corpus: &[String]) -> Value {
+    let version = ".status-bar .status-version";
+    let room = p.joined(corpus, "room", "#room strong", Some("title"));
+    p.clipped("room", "#room strong", &room, 24);
+    let name = p.joined(corpus, "name", ".status-bar .status-role", Some("title"));
+    p.clipped("name", ".status-bar .status-role", &name, 20);
+    let server = p.joined(corpus, "srv", version, Some("title"));
+    p.clipped("srv", version, &server, 16);
+    let build = p.joined(corpus, "ver", version, Some("title"));
+    p.clipped("ver", version, &build, 16);
     json!({"type":"welcome","protocol":protocol::PROTOCOL_VERSION,"features":["media","audio"],
-        "room":p.joined(corpus, "welcome.room", "#room strong", Some("title")),
-        "you":{"id":"tui:00000001","role":"keeper",
-            "name":p.joined(corpus, "welcome.name", ".status-bar .status-role", Some("title"))},
-        "locale":"en",
-        "server":p.joined(corpus, "welcome.server", ".status-bar .status-version", Some("title")),
-        "version":p.joined(corpus, "welcome.version", ".status-bar .status-version", Some("title"))})
+        "room":room,"you":{"id":"tui:00000001","role":"keeper","name":name},"locale":"en",
+        "server":server,"version":build})
 }
 
 /// Every block kind with payload `x` in every text field; `inline` in the transcript, else a
@@ -245,12 +254,14 @@ pub fn snapshot(p: &mut Probe, corpus: &[String]) -> Vec<Value> {
                 "name":p.text(i, "audio.name", "#shared .shared-audio li", x)}),
         );
     }
-    // Who shared a picture shows in the sidebar thumbnails' titles (the newest nine only): the
-    // newest picture carries every sender.
+    // Who shared a picture shows in the sidebar thumbnails' titles (the newest nine only), and
+    // as text in the viewer (the test opens it on this picture): the newest picture carries
+    // every sender.
+    let from = p.joined(corpus, "media.from", "#shared .thumb img", Some("title"));
+    p.also(n, "media.from", "#viewer .viewer-name", None);
     media.push(
         json!({"type":"media","id":"m-from","hash":PICTURE,"mime":"image/png","size":1,
-            "name":"every sender","ts":n,
-            "from":p.joined(corpus, "media.from", "#shared .thumb img", Some("title"))}),
+            "name":SENDERS,"ts":n,"from":from}),
     );
     let state = json!({"type":"state","online":n,
         "character":{"resources":resources,"attributes":attributes,"status_effects":effects,
@@ -267,12 +278,28 @@ pub fn snapshot(p: &mut Probe, corpus: &[String]) -> Vec<Value> {
     ];
     out.extend(media);
     out.extend(sounds);
-    out.push(json!({"type":"audio_state","layers":[{"layer":"bgm","hash":SOUND,
+    // What each layer plays: cut to one line on the sound button (the whole as its tooltip),
+    // whole as text in the sound menu (the test opens it).
+    let mut now_playing = |layer: &str, field: &str| {
+        let button = format!("#now-playing .layer[data-layer='{layer}']");
+        let title = p.joined(corpus, field, &button, Some("title"));
+        p.clipped(field, &button, &title, 24);
+        let menu = format!("#sound-popover .sound-row[data-layer='{layer}'] .sound-title");
+        p.also(n, field, &menu, None);
+        title
+    };
+    let bgm = now_playing("bgm", "audio.state.title");
+    let ambience = now_playing("ambience", "audio.control.title");
+    out.push(
+        json!({"type":"audio_state","layers":[{"layer":"bgm","hash":SOUND,
         "mime":"audio/ogg","name":"bgm.ogg","playing":true,"volume":0.5,"loop":true,
-        "title":p.joined(corpus, "audio.state.title", "#now-playing .layer[data-layer='bgm']", Some("title"))}]}));
-    out.push(json!({"type":"audio_control","id":"ac1","action":"play","layer":"ambience",
+        "title":bgm}]}),
+    );
+    out.push(
+        json!({"type":"audio_control","id":"ac1","action":"play","layer":"ambience",
         "hash":SOUND,"mime":"audio/ogg","name":"amb.ogg","loop":true,"volume":0.5,
-        "title":p.joined(corpus, "audio.control.title", "#now-playing .layer[data-layer='ambience']", Some("title"))}));
+        "title":ambience}),
+    );
     // An activity Studio has no word for is shown as the engine named it.
     out.push(json!({"type":"turn_status","status":"busy","round":2,
         "actor":p.joined(corpus, "turn.actor", "#turn", None),

@@ -6,7 +6,7 @@
 mod frames;
 pub mod page;
 
-pub use frames::{expected_counts, frames, snapshot, welcome, SENTINEL};
+pub use frames::{expected_counts, frames, snapshot, welcome, SENDERS, SENTINEL};
 
 use serde_json::{json, Value};
 
@@ -87,6 +87,39 @@ pub fn shown(s: &str) -> String {
         .collect()
 }
 
+/// What the UI shows of a table word it cuts to one line (`ui/src/play/clip.rs`, restated): at
+/// most `max` characters, the last of them an ellipsis when the word was longer.
+pub fn clip(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        return s.to_string();
+    }
+    let mut cut: String = s.chars().take(max - 1).collect();
+    cut.push('\u{2026}');
+    cut
+}
+
+/// The text a reader sees of markdown `source` (already through the sanitiser): every piece of
+/// text CommonMark finds in it, in order: text, raw HTML (shown, never interpreted), code, a
+/// link's words, an image's alt text. Link and image addresses are not text (a link's shows on
+/// hover). Parsed by pulldown-cmark, the parser the UI uses: what the UI's renderer
+/// (`ui/src/markdown.rs`, the code under test) makes of the parse is not consulted. Line breaks
+/// are kept as they are: the page compares with whitespace removed, since where blocks meet it
+/// puts line breaks of its own.
+pub fn markdown_shown(source: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser};
+    let mut out = String::new();
+    for event in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH) {
+        match event {
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) | Event::Code(t) => {
+                out.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak => out.push('\n'),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The marker of payload `i` in `field`. Field names use no `_`/`-`/`*` (a dice detail key is
 /// shown in words, `_` and `-` becoming spaces; markdown would read `*`/`_` as emphasis).
 pub fn marker(i: usize, field: &str) -> String {
@@ -95,7 +128,8 @@ pub fn marker(i: usize, field: &str) -> String {
 
 /// How a tagged value is checked in the page (the `mode` of a check, read by [`INSTALL`]).
 pub const PLAIN: u8 = 0;
-/// Markdown: the marker, and no active element in the field's element.
+/// Markdown: no active element in the field's element, and its visible text (`innerText`) holds
+/// the marker, then what the payload reads as markdown ([`markdown_shown`]), whitespace aside.
 pub const MARKDOWN: u8 = 1;
 /// A dice `detail` key: shown "in words" (`_`/`-` → space, first letter capitalised).
 pub const DETAIL_KEY: u8 = 2;
@@ -106,18 +140,40 @@ pub struct Probe {
     pub selectors: Vec<String>,
     /// `[selector index, attribute or null, payload index, field, mode]`.
     pub checks: Vec<Value>,
+    /// Where the UI shows a single-valued field cut to one line (the status bar, the sound
+    /// button): `[selector index, the text that must show, field]`.
+    pub clipped: Vec<Value>,
 }
 
 impl Probe {
-    pub fn check(&mut self, i: usize, field: &str, sel: &str, attr: Option<&str>, mode: u8) {
-        let at = match self.selectors.iter().position(|s| s == sel) {
+    fn selector(&mut self, sel: &str) -> usize {
+        match self.selectors.iter().position(|s| s == sel) {
             Some(at) => at,
             None => {
                 self.selectors.push(sel.to_string());
                 self.selectors.len() - 1
             }
-        };
+        }
+    }
+
+    pub fn check(&mut self, i: usize, field: &str, sel: &str, attr: Option<&str>, mode: u8) {
+        let at = self.selector(sel);
         self.checks.push(json!([at, attr, i, field, mode]));
+    }
+
+    /// Every one of `n` payloads of a [`Probe::joined`] field, checked in one more place too.
+    pub fn also(&mut self, n: usize, field: &str, sel: &str, attr: Option<&str>) {
+        for i in 0..n {
+            self.check(i, field, sel, attr, PLAIN);
+        }
+    }
+
+    /// `value` (a [`Probe::joined`] field) cut to `max` characters must show as the text of an
+    /// element under `sel`: the one line the UI shows of it, the whole being its tooltip.
+    pub fn clipped(&mut self, field: &str, sel: &str, value: &str, max: usize) {
+        let at = self.selector(sel);
+        self.clipped
+            .push(json!([at, clip(&shown(value), max), field]));
     }
 
     /// `x` tagged for `field`; the text of an element under `sel` must read marker + payload.

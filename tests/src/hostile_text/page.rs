@@ -5,11 +5,14 @@
 /// and records each check that is satisfied (kept across passes: the transcript's window moves).
 /// Opens the gallery (its grid is the only place every picture's name shows).
 pub const INSTALL: &str = r##"
-const [payloads, sels, checks, countSels] = arguments;
-const lw = window.__lw = { payloads, sels, checks, countSels, seen: checks.map(() => null), max: {}, ids: {} };
+const [payloads, sels, checks, countSels, mdShown, clipped] = arguments;
+const lw = window.__lw = { payloads, sels, checks, countSels, mdShown, clipped,
+  seen: checks.map(() => null), clipSeen: clipped.map(() => null), max: {}, ids: {} };
 const ACTIVE = 'script,style,iframe,frame,frameset,object,embed,applet,form,input,textarea,select,'
   + 'button,img,picture,svg,math,video,audio,source,track,details,dialog,marquee,a,area,link,meta,'
   + 'base,body,template,noscript,keygen,x';
+// Where blocks meet, the page's text has line breaks a parser's text does not: compared without.
+const squeeze = (s) => s.replace(/\s+/g, '');
 const words = (s) => { const t = s.replace(/[_-]/g, ' ').trim(); return t.charAt(0).toUpperCase() + t.slice(1); };
 lw.marker = (i, field) => 'Q' + String(i).padStart(2, '0') + '\u00b7' + field + '\u00b7';
 lw.pass = () => {
@@ -30,7 +33,14 @@ lw.pass = () => {
     const [el, t] = hit;
     if (mode === 1) {
       const bad = el.querySelector(ACTIVE);
-      lw.seen[k] = bad ? 'has an active <' + bad.tagName.toLowerCase() + '>' : 'ok';
+      if (bad) { lw.seen[k] = 'has an active <' + bad.tagName.toLowerCase() + '>'; return; }
+      // What a reader sees (innerText: rendered text only), the marker then the payload.
+      const seen = squeeze(el.innerText);
+      const want = squeeze(marker + mdShown[i]);
+      if (seen.includes(want)) { lw.seen[k] = 'ok'; return; }
+      const at = Math.max(0, seen.indexOf(squeeze(marker)));
+      lw.seen[k] = 'shows (whitespace removed) ' + JSON.stringify(seen.slice(at, at + Math.min(want.length + 40, 160)))
+        + ', not ' + JSON.stringify(want.slice(0, 160));
       return;
     }
     const whole = marker + payloads[i];
@@ -38,6 +48,12 @@ lw.pass = () => {
     if (t.includes(want)) { lw.seen[k] = 'ok'; return; }
     const at = t.indexOf(marker);
     lw.seen[k] = 'shows ' + JSON.stringify(t.slice(at, at + Math.min(want.length + 40, 160)));
+  });
+  clipped.forEach(([s, want], k) => {
+    if (lw.clipSeen[k] === 'ok') { return; }
+    const els = texts(sels[s], null);
+    if (els.some(([, t]) => t.includes(want))) { lw.clipSeen[k] = 'ok'; return; }
+    lw.clipSeen[k] = els.length ? 'shows ' + JSON.stringify(els[0][1].slice(0, 80)) : 'missing';
   });
   // The transcript draws only what is near the viewport: an element in it counts once across
   // every scroll position, known by its line (the line's first marker) and its place in that
@@ -60,6 +76,11 @@ const open = document.getElementById('open-gallery');
 if (open) { open.click(); }
 return { checks: checks.length, gallery: !!open };
 "##;
+
+/// One pass where the page is now (a viewer or menu the test opened): what shows only there is
+/// checked once.
+pub const PASS: &str =
+    "window.__lw.pass(); return window.__lw.seen.filter((x) => x !== 'ok').length;";
 
 /// One pass, then a scroll up until the first line drawn sits at the bottom of the view: the
 /// transcript draws what is near the viewport, a screen either side, so the lines drawn after the
@@ -101,12 +122,18 @@ lw.checks.forEach(([s, attr, i, field], k) => {
   if (!groups.has(key)) { groups.set(key, { n: 0, first: lw.marker(i, field) + ' ' + (lw.seen[k] || 'missing') }); }
   groups.get(key).n += 1;
 });
+lw.clipped.forEach(([s, want, field], k) => {
+  if (lw.clipSeen[k] === 'ok') { return; }
+  groups.set(field + ' as visible text under ' + lw.sels[s],
+    { n: 1, first: JSON.stringify(want) + ' ' + (lw.clipSeen[k] || 'missing') });
+});
 const main = document.querySelector('main');
 const all = [...main.querySelectorAll('*')];
 const control = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 return {
   failed: [...groups].map(([key, g]) => key + ': ' + g.n + ' failed; first: ' + g.first),
   checks: lw.checks.length,
+  clipped: lw.clipped.length,
   counts: lw.max,
   xss: window.__xss === undefined ? 0 : window.__xss,
   scripts: main.querySelectorAll('script').length,
