@@ -1,17 +1,29 @@
 //! Sharing pictures and sounds: paths handed to the backend (the command a drop on the window
 //! calls), read from disk and PUT with progress, then shown to the room from the verified
 //! cache; refusals said next to the upload; a long upload cancelled.
+//!
+//! The long upload's progress is read while it is in flight (two readings, the second further
+//! on, each the same in words and in the bar), and Cancel is held to what the table saw: the
+//! demo table (in Studio's process, writing to the same log) says when a PUT ended before its
+//! last byte, and until it does the room's list and the table's files are watched for the
+//! cancelled file. A Cancel that only changed the row lets the upload finish: the table never
+//! says so, and the room lists the file.
 
 use std::time::Duration;
+
+use sha2::Digest;
 use studio_e2e::keeper::click;
+use studio_e2e::logs;
 use studio_e2e::peers::fresh_dir;
-use studio_e2e::play::open_demo;
-use studio_e2e::{out_dir, wait_for};
+use studio_e2e::play::join_demo;
+use studio_e2e::{open_studio_with, out_dir, wait_for};
 
 /// A small picture in the static SVG subset the table accepts.
 const SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="#d9a441"/></svg>"##;
 /// One the table refuses after the bytes arrive: it carries a script.
 const BAD_SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><script>alert(1)</script></svg>"##;
+/// What the table logs when a PUT stops short (crates/local-table/src/wire/media.rs).
+const DROPPED: &str = "a media upload ended before its last byte: dropped";
 
 /// What a drop of `paths` on the window does (the same backend command).
 fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
@@ -26,24 +38,142 @@ fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
             "const r = window.__shared; window.__shared = null; return r || null;",
             serde_json::json!([]),
         )
-        .ok()?
+        .unwrap_or_else(|e| panic!("reading the share answer: {e}"))
         .as_str()
         .map(str::to_string)
     });
     assert!(!answer.starts_with("ERR"), "{answer}");
 }
 
-/// The upload row for `name`: (state, text).
-fn row(s: &studio_e2e::Studio, name: &str) -> Option<(String, String)> {
-    let v = s
-        .execute(
-            "const u = Array.from(document.querySelectorAll('.uploads .upload'))
-               .find((u) => u.textContent.includes(arguments[0]));
-             return u ? [u.dataset.state, u.textContent] : null;",
-            serde_json::json!([name]),
-        )
-        .ok()?;
-    Some((v[0].as_str()?.to_string(), v[1].as_str()?.to_string()))
+/// Runs `script` in the page with `arg` as `arguments[0]`; a WebDriver error panics, naming
+/// `what` was being read.
+fn read(s: &studio_e2e::Studio, script: &str, arg: &str, what: &str) -> serde_json::Value {
+    s.execute(script, serde_json::json!([arg]))
+        .unwrap_or_else(|e| panic!("reading {what}: {e}"))
+}
+
+/// The natural width of the picture `css` names, 0 until it has loaded (or while there is none).
+fn natural_width(s: &studio_e2e::Studio, css: &str) -> f64 {
+    let v = read(
+        s,
+        "const i = document.querySelector(arguments[0]); return i && i.complete ? i.naturalWidth : 0;",
+        css,
+        css,
+    );
+    v.as_f64()
+        .unwrap_or_else(|| panic!("the width of {css} is not a number: {v}"))
+}
+
+/// An upload row as the person sees it.
+#[derive(Debug)]
+struct Row {
+    state: String,
+    /// The whole row's text (name, percentage or sentence).
+    text: String,
+    /// The state's words: `37%` while sending, else a sentence.
+    label: String,
+    /// The bar's width (`37%`).
+    fill: String,
+}
+
+/// The upload row for `name`, `None` while there is none; a WebDriver error panics.
+fn row(s: &studio_e2e::Studio, name: &str) -> Option<Row> {
+    let v = read(
+        s,
+        "const u = Array.from(document.querySelectorAll('.uploads .upload'))
+           .find((u) => u.textContent.includes(arguments[0]));
+         if (!u) { return null; }
+         const label = u.querySelector('.upload-state');
+         const fill = u.querySelector('.meter-fill');
+         return [u.dataset.state, u.textContent, label ? label.textContent : null,
+                 fill ? fill.style.width : null];",
+        name,
+        &format!("the upload row of {name}"),
+    );
+    if v.is_null() {
+        return None;
+    }
+    let field = |i: usize, what: &str| {
+        v[i].as_str()
+            .unwrap_or_else(|| panic!("the upload row of {name} has no {what}: {v}"))
+            .to_string()
+    };
+    Some(Row {
+        state: field(0, "state"),
+        text: field(1, "text"),
+        label: field(2, "state label"),
+        fill: field(3, "bar"),
+    })
+}
+
+/// The percentage a sending row shows, once it is past 0% and short of 100%: the words and the
+/// bar must say the same.
+fn in_flight(r: &Row) -> Option<u64> {
+    if r.state != "sending" {
+        return None;
+    }
+    let pct: u64 = r
+        .label
+        .trim()
+        .strip_suffix('%')
+        .unwrap_or_else(|| panic!("a sending row shows no percentage: {r:?}"))
+        .parse()
+        .unwrap_or_else(|e| panic!("a sending row's percentage: {e}: {r:?}"));
+    assert_eq!(
+        r.fill,
+        format!("{pct}%"),
+        "the bar and the words differ: {r:?}"
+    );
+    (1..100).contains(&pct).then_some(pct)
+}
+
+/// Whether the room's shared list (sidebar) names `name`.
+fn room_lists(s: &studio_e2e::Studio, name: &str) -> bool {
+    let v = read(
+        s,
+        "const c = document.getElementById('shared'); return !!c && c.textContent.includes(arguments[0]);",
+        name,
+        "the room's shared list",
+    );
+    v.as_bool()
+        .unwrap_or_else(|| panic!("the shared list check is not a boolean: {v}"))
+}
+
+/// Every file under `dir` (the demo table's keys, room state and media), recursively.
+fn files_under(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+            let p = e.unwrap_or_else(|e| panic!("{}: {e}", d.display())).path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Panics when the demo table (its files under `table`) holds the cancelled upload: a media
+/// file named by its hash, or a room record that names it.
+fn assert_table_lacks(table: &std::path::Path, hash: &str, name: &str) {
+    for f in files_under(table) {
+        assert!(
+            f.file_name().is_none_or(|n| n != hash),
+            "the table stored the cancelled upload: {}",
+            f.display()
+        );
+        if f.metadata().is_ok_and(|m| m.len() < 16 * 1024 * 1024) {
+            let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(name),
+                "the table's {} names the cancelled upload",
+                f.display()
+            );
+        }
+    }
 }
 
 #[test]
@@ -52,24 +182,22 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     let dir = fresh_dir("upload");
     let picture = dir.join("gold dot.svg");
     std::fs::write(&picture, SVG).expect("writing the picture");
-    let s = open_demo();
+    let data = dir.join("data");
+    let s = open_studio_with(&[
+        ("STUDIO_DEMO_PACING", "fast"),
+        ("STUDIO_DATA_DIR", data.to_str().expect("a UTF-8 path")),
+    ]);
+    join_demo(&s);
     drop_files(&s, &[&picture]);
     wait_for(Duration::from_secs(30), "the upload to finish", || {
-        let (state, _) = row(&s, "gold dot.svg")?;
-        (state == "done").then_some(())
+        (row(&s, "gold dot.svg")?.state == "done").then_some(())
     });
     // The room's `media` broadcast puts it in the sidebar, served by lwmedia from the cache.
     wait_for(Duration::from_secs(20), "the shared picture", || {
         s.find("#shared .shared-media img")
     });
     wait_for(Duration::from_secs(10), "the picture to load", || {
-        let v = s
-            .execute(
-                "const i = document.querySelector('#shared .shared-media img'); return i && i.complete ? i.naturalWidth : 0;",
-                serde_json::json!([]),
-            )
-            .ok()?;
-        (v.as_f64().unwrap_or(0.0) > 0.0).then_some(())
+        (natural_width(&s, "#shared .shared-media img") > 0.0).then_some(())
     });
     s.screenshot(&out_dir().join("upload.png"));
 
@@ -88,11 +216,19 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
                  return v ? [v.dataset.index, i && i.complete ? i.naturalWidth : 0, v.textContent] : null;",
                 serde_json::json!([]),
             )
-            .ok()?;
-        Some((
-            format!("{}|{}", v[0].as_str()?, v[2].as_str()?),
-            v[1].as_f64()?,
-        ))
+            .unwrap_or_else(|e| panic!("reading the viewer: {e}"));
+        if v.is_null() {
+            return None;
+        }
+        let text = |i: usize| {
+            v[i].as_str()
+                .unwrap_or_else(|| panic!("the viewer reading {i} is not text: {v}"))
+                .to_string()
+        };
+        let width = v[1]
+            .as_f64()
+            .unwrap_or_else(|| panic!("the viewer's picture width is not a number: {v}"));
+        Some((format!("{}|{}", text(0), text(2)), width))
     };
     wait_for(
         Duration::from_secs(10),
@@ -133,13 +269,7 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     click(&s, "#shared .shared-media .thumb[data-index='1']");
     click(&s, "#viewer-avatar");
     wait_for(Duration::from_secs(15), "the avatar on the sheet", || {
-        let v = s
-            .execute(
-                "const i = document.querySelector('#character img.avatar'); return i && i.complete ? i.naturalWidth : 0;",
-                serde_json::json!([]),
-            )
-            .ok()?;
-        (v.as_f64().unwrap_or(0.0) > 0.0).then_some(())
+        (natural_width(&s, "#character img.avatar") > 0.0).then_some(())
     });
     click(&s, "#viewer-close");
     s.type_text(&body, "\u{E00C}");
@@ -148,39 +278,87 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "not media").unwrap();
     drop_files(&s, &[&notes]);
-    let (state, text) = wait_for(
+    let refused = wait_for(
         Duration::from_secs(10),
         "the refusal of a text file",
-        || row(&s, "notes.txt").filter(|(st, _)| st == "failed"),
+        || row(&s, "notes.txt").filter(|r| r.state == "failed"),
     );
-    assert_eq!(state, "failed");
-    assert!(text.contains("Studio shares pictures"), "{text}");
+    assert!(
+        refused.text.contains("Studio shares pictures"),
+        "{refused:?}"
+    );
 
     // Refused by the table after the bytes arrived: said next to that upload.
     let bad = dir.join("scripted.svg");
     std::fs::write(&bad, BAD_SVG).unwrap();
     drop_files(&s, &[&bad]);
-    let (_, text) = wait_for(Duration::from_secs(20), "the table's refusal", || {
-        row(&s, "scripted.svg").filter(|(st, _)| st == "failed")
+    let refused = wait_for(Duration::from_secs(20), "the table's refusal", || {
+        row(&s, "scripted.svg").filter(|r| r.state == "failed")
     });
-    assert!(text.contains("may not carry scripts"), "{text}");
+    assert!(
+        refused.text.contains("may not carry scripts"),
+        "{refused:?}"
+    );
     s.screenshot(&out_dir().join("upload-refused.png"));
 
-    // A long sound: Cancel stops it; the room never lists it.
-    let big = dir.join("long night.wav");
+    // A long sound: progress while it is in flight; Cancel stops it; the room never lists it.
+    let name = "long night.wav";
+    let big = dir.join(name);
+    let size = 120 * 1024 * 1024;
     {
         let f = std::fs::File::create(&big).unwrap();
-        f.set_len(120 * 1024 * 1024).unwrap();
+        f.set_len(size).unwrap();
     }
+    let hash = format!("{:x}", sha2::Sha256::digest(vec![0u8; size as usize]));
+    let table = data.join("demo-table");
     drop_files(&s, &[&big]);
-    wait_for(Duration::from_secs(30), "the long upload under way", || {
-        let (state, _) = row(&s, "long night.wav")?;
-        (state == "sending").then_some(())
-    });
+    let first = wait_for(
+        Duration::from_secs(60),
+        "the long upload's progress",
+        || row(&s, name).as_ref().and_then(in_flight),
+    );
+    // Further on, still in flight: the bytes are moving, and the row says so.
+    let second = wait_for(
+        Duration::from_secs(60),
+        "the long upload to move on",
+        || {
+            let r = row(&s, name).expect("the long upload's row");
+            assert_eq!(
+                r.state, "sending",
+                "the long upload stopped by itself: {r:?}"
+            );
+            in_flight(&r).filter(|p| *p > first)
+        },
+    );
+    eprintln!("the long upload in flight: {first}%, then {second}%");
     click(&s, ".upload[data-state='sending'] .upload-cancel");
-    let (state, text) = wait_for(Duration::from_secs(20), "the cancelled upload", || {
-        row(&s, "long night.wav").filter(|(st, _)| st != "sending")
+    let cancelled = wait_for(Duration::from_secs(20), "the cancelled upload", || {
+        row(&s, name).filter(|r| r.state != "sending")
     });
-    assert_eq!(state, "cancelled", "{text}");
-    assert!(text.contains("Cancelled."), "{text}");
+    assert_eq!(cancelled.state, "cancelled", "{cancelled:?}");
+    assert!(cancelled.text.contains("Cancelled."), "{cancelled:?}");
+    // The table saw the PUT end short, and until it did, the room never listed the file and
+    // the table never stored it.
+    wait_for(
+        Duration::from_secs(120),
+        "the table to drop the cancelled PUT",
+        || {
+            assert!(
+                !room_lists(&s, name),
+                "the room lists the cancelled upload {name:?}"
+            );
+            assert_table_lacks(&table, &hash, name);
+            logs::files(&data)
+                .iter()
+                .any(|(_, t)| t.lines().any(|l| l.contains(DROPPED) && l.contains(name)))
+                .then_some(())
+        },
+    );
+    // Dropped by the table: nothing of it is stored or listed afterwards either.
+    assert!(
+        !room_lists(&s, name),
+        "the room lists the cancelled upload {name:?}"
+    );
+    assert_table_lacks(&table, &hash, name);
+    s.screenshot(&out_dir().join("upload-cancelled.png"));
 }

@@ -83,6 +83,16 @@ async fn put(
             data.extend_from_slice(&buf[..n]);
         }
     }
+    if (data.len() as u64) < pending.size {
+        // The uploader stopped (a Cancel): nothing is stored or published. Said in the log, so
+        // that an upload that really stopped can be told from one that only looks stopped.
+        tracing::info!(
+            name = %pending.name,
+            received = data.len(),
+            size = pending.size,
+            "a media upload ended before its last byte: dropped"
+        );
+    }
     let hash = media::store(ctx, room, pending, &data)?;
     reply_line(send, &json!({"op": "put_ok", "hash": hash})).await;
     Ok(())
