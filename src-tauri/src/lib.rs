@@ -6,6 +6,7 @@ pub mod cli;
 mod commands;
 mod demo;
 mod export;
+mod hosting;
 mod keeper;
 mod logging;
 mod media;
@@ -61,6 +62,12 @@ macro_rules! studio_commands {
             pack_bench::pack_bench_view,
             pack_bench::pack_bench_vars,
             pack_bench::pack_bench_set_var,
+            hosting::hosting_info,
+            hosting::choose_engine,
+            hosting::host_table,
+            hosting::watch_hosting,
+            hosting::stop_hosting,
+            hosting::restart_hosting,
         ]
     };
 }
@@ -98,6 +105,7 @@ pub fn run(startup: cli::Startup) {
         .manage(saved)
         .manage(demo)
         .manage(bench)
+        .manage(hosting::Hosting::default())
         .manage(panels::watchdog::Watchdog::default())
         .manage(media::share::Shares::default())
         .setup(|app| {
@@ -124,8 +132,15 @@ pub fn run(startup: cli::Startup) {
         .register_asynchronous_uri_scheme_protocol("lwmedia", media::scheme::serve)
         .register_asynchronous_uri_scheme_protocol(panels::SCHEME, panels::scheme::serve)
         .invoke_handler(studio_commands!(generate_handler))
-        .run(tauri::generate_context!())
-        .expect("Loreweaver Studio failed to start");
+        .build(tauri::generate_context!())
+        .expect("Loreweaver Studio failed to start")
+        // A hosted engine stops with Studio (cleanly on quit; `PR_SET_PDEATHSIG` on a crash).
+        .run(|app, event| {
+            if let tauri::RunEvent::Exit = event {
+                use tauri::Manager;
+                app.state::<hosting::Hosting>().stop_on_exit();
+            }
+        });
 }
 
 #[cfg(test)]

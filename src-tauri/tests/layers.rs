@@ -11,6 +11,7 @@ const FEATURES: &[&str] = &[
     "pack_bench",
     "demo",
     "export",
+    "hosting",
     "keeper",
     "media",
     "panels",

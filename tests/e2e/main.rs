@@ -11,6 +11,7 @@ mod demo_replay_reset;
 mod demo_table;
 mod engine_pending;
 mod engine_revoked;
+mod hosting;
 mod join_errors;
 mod keeper_console;
 mod keeper_invites;

@@ -1,5 +1,5 @@
 //! The real engine (`../shared/engine`, installed by `cargo xtask setup`) hosted for a test on
-//! loopback only: `tests/engine/serve_loopback.py` binds its endpoint on a fixed 127.0.0.1 port
+//! loopback only: Studio's own launcher for "this machine only" (`src-tauri/src/hosting/loopback.py`) binds its endpoint on a fixed 127.0.0.1 port
 //! with no relays, so the ticket survives a restart and nothing leaves the machine. Each table
 //! gets its own data folder and keystore with a fresh keeper and player key.
 
@@ -74,7 +74,9 @@ impl EngineTable {
             .append(true)
             .open(self.dir.join("engine.log"))
             .expect("the engine's log");
-        let launcher = Path::new(env!("CARGO_MANIFEST_DIR")).join("engine/serve_loopback.py");
+        // The launcher Studio ships for hosting "for this machine only": one copy, tested both ways.
+        let launcher =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../src-tauri/src/hosting/loopback.py");
         let child = Command::new(&python)
             .arg(&launcher)
             .arg("--serve")

@@ -9,6 +9,7 @@
 mod driver;
 pub mod engine;
 pub mod hostile_text;
+pub mod hosting;
 pub mod keeper;
 pub mod logs;
 pub mod peers;

@@ -2,12 +2,13 @@
 //!
 //! The layers, one direction only (checked by `tests/layers.rs`): `bridge` and `i18n` at the bottom;
 //! `prefs`, `perf`, `markdown` and the `store` (the table fed by the pump) above them; the
-//! features on top (`connect`, `play`, `keeper`, `pack_bench`, `panels`, `templates`), each
+//! features on top (`connect`, `hosting`, `play`, `keeper`, `pack_bench`, `panels`, `templates`), each
 //! with its own context and strings table. This root only wires them: it registers the
 //! strings tables and mounts the app.
 
 mod bridge;
 mod connect;
+mod hosting;
 mod i18n;
 mod keeper;
 mod markdown;
@@ -34,6 +35,7 @@ const STRINGS: &[i18n::Strings] = &[
     keeper::text::strings,
     pack_bench::text::strings,
     panels::text::strings,
+    hosting::text::strings,
 ];
 
 fn main() {
@@ -86,9 +88,11 @@ fn App() -> impl IntoView {
     provide_context(ConnectNotice(RwSignal::new(None)));
     provide_context(StallNotice(RwSignal::new(None)));
     answer_heartbeat();
+    hosting::HostingCtx::provide();
     play::restore_sound();
     view! {
         <main class="studio">
+            <hosting::HostingStrip/>
             {move || match screen.get() {
                 Screen::Connect => view! { <connect::ConnectScreen/> }.into_any(),
                 Screen::Play(table) => view! { <play::PlayView table=table/> }.into_any(),

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use crate::engine::Engine;
 
 /// How long an engine may take to print its version (a cold Python start is about 2 s here).
-pub const TIMEOUT: Duration = Duration::from_secs(4);
+pub const TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The version in an engine's `--version` output: one line such as `0.4.1` or `0.0.0+unknown`
 /// (optionally after the word `loreweaver`). Anything else is not an engine's answer.

@@ -5,9 +5,10 @@
 pub const CRASH_LINES: usize = 20;
 
 /// Where a hosted engine is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Phase {
     /// Nothing hosted (never started, or stopped by the person).
+    #[default]
     Idle,
     /// The process runs; no ticket yet.
     Starting,

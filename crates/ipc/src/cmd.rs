@@ -116,6 +116,23 @@ commands! {
     /// Puts the table's ticket and a key, as one invite, on the clipboard.
     CopyInvite = "copy_invite" { room: String, key: String } -> ();
 
+    // Hosting a table (the real engine, started by Studio).
+    /// The engine Studio would use and the hosted engine's state.
+    GetHostingInfo = "hosting_info" {} -> HostingInfo;
+    /// Probes `path` (an engine's executable or source folder) and remembers it for this profile.
+    ChooseEngine = "choose_engine" { path: String } -> EngineView;
+    /// Starts the engine for table `name` (this machine only, or for the Internet) and joins as
+    /// keeper; `stop_stale` first stops an engine an earlier Studio left running for it.
+    HostTable = "host_table" { name: String, local_only: bool, stop_stale: bool } -> Joined, streams "onEvent": PumpBatch;
+    /// The hosted engine's state and output lines, pushed as they change (the current state and
+    /// kept lines first).
+    WatchHosting = "watch_hosting" {} -> (), streams "onHosting": HostingEvent;
+    /// Stops the hosted engine (SIGTERM, then SIGKILL after 10 s); the reply says whether the
+    /// person was at its table (and has left it).
+    StopHosting = "stop_hosting" {} -> bool;
+    /// Starts the hosted engine again (same folder, same ticket) after it crashed.
+    RestartHosting = "restart_hosting" {} -> ();
+
     // The pack bench.
     /// The pack folder given on the command line, once.
     StartupPack = "startup_pack" {} -> Option<String>;

@@ -135,3 +135,60 @@ pub struct PackBenchVar {
     /// Keeper-only: players never receive it.
     pub hidden: bool,
 }
+
+/// An engine Studio can host with, as its `--version` probe answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineView {
+    /// The executable or the source folder.
+    pub path: String,
+    pub version: String,
+    /// How it was found: `chosen` (remembered for this profile) or `path` (on `PATH`).
+    pub found: String,
+}
+
+/// What the host panel opens on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostingInfo {
+    /// The engine in use, if one was found and answered its probe.
+    pub engine: Option<EngineView>,
+    /// Why the engine found did not answer (a sentence), if it did not.
+    pub problem: Option<String>,
+    /// The name the last hosted table had (the default for the next).
+    pub last_name: Option<String>,
+    pub hosting: HostingView,
+}
+
+/// The hosted engine now (never its keys).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostingView {
+    /// `idle`, `starting`, `serving`, `stopping` or `crashed`.
+    pub state: String,
+    /// The hosted table's name.
+    pub name: Option<String>,
+    pub ticket: Option<String>,
+    /// The engine's version (its probe's answer).
+    pub version: Option<String>,
+    /// When the engine started, in ms since the Unix epoch (the strip counts the uptime).
+    pub started_ms: Option<u64>,
+    /// The engine said it runs its offline demo model (no provider configured).
+    pub demo_model: bool,
+    /// Hosted for this machine only (loopback).
+    pub local_only: bool,
+    pub pid: Option<u32>,
+    /// How a crashed engine ended, and its last lines (redacted).
+    pub exit_code: Option<i32>,
+    pub exit_signal: Option<i32>,
+    pub last_lines: Vec<String>,
+    /// It ended before it served (no ticket yet).
+    pub before_serving: bool,
+}
+
+/// What the backend pushes about the hosted engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case")]
+pub enum HostingEvent {
+    /// The engine's state changed.
+    State(HostingView),
+    /// New lines of its output (redacted), oldest first.
+    Lines(Vec<String>),
+}

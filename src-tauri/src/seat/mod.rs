@@ -31,6 +31,8 @@ pub enum Kind {
     Demo,
     /// The pack bench's table.
     PackBench,
+    /// A table Studio hosts with the real engine (joined as its keeper).
+    Hosted,
 }
 
 /// How to join: everything a rejoin needs to dial the same table again (no `Debug`: it holds

@@ -6,23 +6,8 @@ use ipc::cmd;
 use leptos::prelude::*;
 
 use crate::bridge;
-use crate::i18n::{t, tr, Locale};
+use crate::i18n::{sentence, t, tr, Locale};
 use crate::store::{Screen, Table};
-
-/// The backend's reason as a sentence: capitalized, ending with a full stop.
-fn sentence(reason: &str) -> String {
-    let reason = reason.trim();
-    let mut chars = reason.chars();
-    let mut out: String = chars
-        .next()
-        .map(|c| c.to_uppercase().collect())
-        .unwrap_or_default();
-    out.push_str(chars.as_str());
-    if !out.ends_with(['.', '!', '?', '。']) {
-        out.push('.');
-    }
-    out
-}
 
 /// The ways into a table from this screen; each answers [`ipc::Joined`].
 pub enum Join {
@@ -33,6 +18,8 @@ pub enum Join {
     Rejoin,
     /// The pack bench on a folder.
     Pack(String),
+    /// A table Studio hosts with the real engine.
+    Host(cmd::HostTable),
 }
 
 /// Asks the backend to join, with `channel` for the table's frames.
@@ -42,6 +29,7 @@ async fn join(how: Join, channel: &str) -> Result<ipc::Joined, String> {
         Join::Demo => bridge::call_streaming(&cmd::PlayDemo {}, channel).await,
         Join::Saved(id) => bridge::call_streaming(&cmd::JoinSavedTable { id }, channel).await,
         Join::Rejoin => bridge::call_streaming(&cmd::RejoinTable {}, channel).await,
+        Join::Host(c) => bridge::call_streaming(&c, channel).await,
         Join::Pack(dir) => {
             let open = cmd::OpenPack { dir, viewer: None };
             bridge::call_streaming(&open, channel).await
@@ -61,6 +49,8 @@ pub fn ConnectScreen() -> impl IntoView {
     let problem = RwSignal::new(notice.0.get_untracked());
     notice.0.set(None);
     let busy = RwSignal::new(false);
+    // The host panel in place of the join form.
+    let hosting = RwSignal::new(false);
     let screen = use_context::<RwSignal<Screen>>().expect("screen context");
     let app_owner = StoredValue::new(use_context::<crate::store::AppOwner>().expect("app owner"));
     // The table is created before the join so no frame that races the answer is lost.
@@ -214,7 +204,11 @@ pub fn ConnectScreen() -> impl IntoView {
                     </button>
                 </section>
             })}
-            <form class="connect-card" on:submit=submit>
+            {move || hosting.get().then(|| view! {
+                <crate::hosting::HostPanel host=move |c| start(Join::Host(c)) problem=problem busy=busy
+                    on_back=move || { problem.set(None); hosting.set(false); }/>
+            })}
+            <form class="connect-card" on:submit=submit class:hidden=move || hosting.get()>
                 <h2>{t("connect.title")}</h2>
                 <label for="ticket">{t("connect.ticket")}</label>
                 <textarea id="ticket" name="ticket" rows="3" spellcheck="false"
@@ -257,6 +251,10 @@ pub fn ConnectScreen() -> impl IntoView {
                 <button id="demo" type="button" class="secondary" disabled=move || busy.get()
                     on:click=move |_| start(Join::Demo)>
                     {t("connect.demo")}
+                </button>
+                <button id="host" type="button" class="secondary" disabled=move || busy.get()
+                    on:click=move |_| { problem.set(None); hosting.set(true); }>
+                    {t("host.open")}
                 </button>
                 <button id="open-pack" type="button" class="link" disabled=move || busy.get()
                     on:click=open_pack>

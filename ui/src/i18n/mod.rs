@@ -68,3 +68,18 @@ pub fn lookup(tables: &[Strings], locale: Locale, key: &'static str) -> &'static
         Locale::Zh => zh,
     }
 }
+
+/// A backend's reason as a sentence: capitalized, ending with a full stop.
+pub fn sentence(reason: &str) -> String {
+    let reason = reason.trim();
+    let mut chars = reason.chars();
+    let mut out: String = chars
+        .next()
+        .map(|c| c.to_uppercase().collect())
+        .unwrap_or_default();
+    out.push_str(chars.as_str());
+    if !out.ends_with(['.', '!', '?', '。']) {
+        out.push('.');
+    }
+    out
+}

@@ -19,7 +19,11 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("prefs", BASE),
     ("store", &["bridge", "i18n", "prefs", "perf"]),
     // The features.
-    ("connect", &["bridge", "i18n", "prefs", "perf", "store"]),
+    (
+        "connect",
+        &["bridge", "i18n", "prefs", "perf", "store", "hosting"],
+    ),
+    ("hosting", &["bridge", "i18n", "store"]),
     (
         "play",
         &[

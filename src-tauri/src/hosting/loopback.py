@@ -1,17 +1,16 @@
-"""Runs the real engine's `app.py` on loopback only, for Studio's tests.
+"""Studio's launcher for a table hosted "for this machine only".
 
-The engine binds its iroh endpoint with public relays and waits to be online, which needs
-the Internet. This launcher swaps that one method for a bind with no relays, no discovery and
-a fixed 127.0.0.1 port (keeping the engine's persisted secret key, so the ticket survives a
-restart), then runs `app.py` as `__main__` with the arguments given. The working directory is
-the unpacked engine; STUDIO_ENGINE_PORT names the port.
+The engine binds its iroh endpoint with public relays and waits to be online. For this machine
+only, this launcher swaps that one method for a bind with no relays and no discovery on a fixed
+127.0.0.1 port (STUDIO_ENGINE_PORT), keeping the engine's persisted secret key so the ticket is
+the same after a restart, then runs the engine's app.py as __main__ with the arguments given.
+It runs in the engine's source folder with the engine's own Python.
 """
 
 import os
 import runpy
 import sys
 
-# The unpacked engine first: its own modules, not a partial copy installed beside them.
 sys.path.insert(0, os.getcwd())
 
 import iroh  # noqa: E402

@@ -1,0 +1,221 @@
+//! Hosting a table from Studio (#25) with the real engine, for this machine only (loopback, no
+//! relays: nothing leaves 127.0.0.1): host → the ticket and the strip → a demo turn → Stop (the
+//! engine's pid is gone) → host again (same ticket) → quit Studio (no engine left); a killed
+//! engine shows "crashed" with its last lines and Restart brings it back; a bogus engine gets a
+//! sentence within 5 s; the keeper key is in neither the window nor the log files.
+
+use std::time::{Duration, Instant};
+
+use studio_e2e::hosting::{
+    alive, choose_engine, dom, holds, host, keeper_key, pid, state, table_dir, wait_gone,
+    wait_ticket,
+};
+use studio_e2e::peers::fresh_dir;
+use studio_e2e::play::{play_turn, wait_online};
+use studio_e2e::{logs, open_studio_with, out_dir, wait_for};
+
+#[test]
+fn host_play_stop_host_again_and_quit_leave_no_engine() {
+    let _scenario = studio_e2e::scenario();
+    let dir = fresh_dir("hosting-lifecycle");
+    let data = dir.join("studio");
+    let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
+    let table = table_dir(&data, "evening-table");
+
+    let clicked = Instant::now();
+    let ticket = host(&s, "Evening Table");
+    let to_ticket = clicked.elapsed();
+    wait_online(&s, Duration::from_secs(30));
+    eprintln!(
+        "host → ticket shown {} ms, → keeper online {} ms",
+        to_ticket.as_millis(),
+        clicked.elapsed().as_millis()
+    );
+    let strip = s.text(&s.find("#hosting-strip").expect("the hosting strip"));
+    assert!(state(&s).starts_with("Serving"), "{strip}");
+    assert!(
+        strip.contains("0.0.0+unknown"),
+        "no engine version: {strip}"
+    );
+    assert!(
+        s.find("#hosting-uptime")
+            .is_some_and(|u| s.text(&u).starts_with("up ")),
+        "{strip}"
+    );
+    assert!(
+        s.find("#hosting-demo").is_some(),
+        "no demo-model notice: {strip}"
+    );
+    let engine = pid(&table);
+    assert!(alive(engine), "the engine's pid {engine} is not running");
+
+    // A turn of the engine's demo story streams to the keeper's window.
+    play_turn(&s, "I light the lantern and look around");
+
+    // The Log drawer: the engine's lines, live, its first-run key masked.
+    s.click(&s.find("#hosting-log-toggle").expect("the Log button"));
+    let log = wait_for(
+        Duration::from_secs(10),
+        "the engine's ticket line in the drawer",
+        || {
+            let t = s.text(&s.find("#hosting-log")?);
+            t.contains("Ticket:").then_some(t)
+        },
+    );
+    assert!(
+        log.contains("Keeper key: [redacted]"),
+        "the banner's key line:\n{log}"
+    );
+    s.screenshot(&out_dir().join("hosting-strip.png"));
+
+    // The keeper key: the scan sees it where it is (positive control), and not in the window
+    // nor in any log file (Studio's own and the engine's).
+    let key = keeper_key(&table);
+    let sidecar = std::fs::read_to_string(table.join("keeper-key.txt")).unwrap();
+    assert!(
+        holds(&sidecar, &key),
+        "the scan does not see the key where it is"
+    );
+    assert!(
+        !holds(&dom(&s), &key),
+        "the keeper key is in the window's document"
+    );
+    logs::wait_line(&data, "Iroh p2p transport ready", Duration::from_secs(10));
+    assert!(
+        logs::files(&data)
+            .iter()
+            .any(|(p, _)| p.to_string_lossy().contains("engine-evening-table")),
+        "the engine's log file is not in the log folder"
+    );
+    logs::assert_absent(&data, &key, "the keeper key");
+
+    // Stop hosting: SIGTERM, and the engine's process is gone.
+    s.click(&s.find("#hosting-stop").expect("Stop hosting"));
+    let stopped = wait_gone(
+        engine,
+        Duration::from_secs(12),
+        "the engine to end after Stop",
+    );
+    eprintln!("stop → process gone {} ms", stopped.as_millis());
+    wait_for(Duration::from_secs(10), "the connect screen", || {
+        s.find("#join")
+    });
+    wait_for(Duration::from_secs(10), "the strip to go", || {
+        s.find("#hosting-strip").is_none().then_some(())
+    });
+
+    // Host again: the same table, the same ticket.
+    let again = host(&s, "Evening Table");
+    assert_eq!(
+        again, ticket,
+        "hosting the same table again changed its ticket"
+    );
+    wait_online(&s, Duration::from_secs(30));
+    let second = pid(&table);
+    assert!(alive(second) && second != engine, "a new engine runs");
+    assert!(
+        !holds(&dom(&s), &key),
+        "the keeper key is in the window's document"
+    );
+
+    // Quit Studio: no engine remains.
+    drop(s);
+    let gone = wait_gone(
+        second,
+        Duration::from_secs(10),
+        "the engine to end with Studio",
+    );
+    eprintln!("quit → engine gone {} ms", gone.as_millis());
+    logs::assert_absent(&data, &key, "the keeper key");
+}
+
+#[test]
+fn a_killed_engine_shows_crashed_with_its_last_lines_and_restart_works() {
+    let _scenario = studio_e2e::scenario();
+    let dir = fresh_dir("hosting-crash");
+    let data = dir.join("studio");
+    let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
+    let table = table_dir(&data, "crash-table");
+    let ticket = host(&s, "Crash Table");
+    wait_online(&s, Duration::from_secs(30));
+    let engine = pid(&table);
+
+    // SAFETY: kill(2) on the engine's pid, read from Studio's pid file.
+    unsafe { libc::kill(engine as i32, libc::SIGKILL) };
+    wait_for(Duration::from_secs(10), "the strip to say Crashed", || {
+        state(&s).starts_with("Crashed").then_some(())
+    });
+    let exit = s.text(&s.find("#hosting-exit").expect("how it ended"));
+    assert!(exit.contains("signal 9"), "{exit}");
+    let last = s.text(&s.find("#hosting-last").expect("its last lines"));
+    assert!(
+        last.lines().count() >= 3 && last.contains("Ticket:"),
+        "last lines:\n{last}"
+    );
+    s.screenshot(&out_dir().join("hosting-crashed.png"));
+
+    s.click(&s.find("#hosting-restart").expect("Restart"));
+    let again = wait_ticket(&s);
+    assert_eq!(again, ticket, "a restart changed the ticket");
+    let second = pid(&table);
+    assert!(second != engine && alive(second), "a new engine runs");
+    // The keeper's seat reconnects by itself to the same ticket.
+    wait_online(&s, Duration::from_secs(45));
+    assert!(state(&s).starts_with("Serving"));
+    drop(s);
+    wait_gone(
+        second,
+        Duration::from_secs(10),
+        "the engine to end with Studio",
+    );
+}
+
+#[test]
+fn a_bogus_engine_gets_a_sentence_within_five_seconds() {
+    let _scenario = studio_e2e::scenario();
+    let dir = fresh_dir("hosting-bogus");
+    let data = dir.join("studio");
+    // A script that never answers, and a folder that is no engine.
+    let hangs = dir.join("hangs.sh");
+    std::fs::write(&hangs, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hangs, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
+    s.click(&wait_for(Duration::from_secs(30), "Host a table", || {
+        s.find("#host")
+    }));
+    // No engine known to this profile (and none on PATH here): the engine page.
+    let page = wait_for(Duration::from_secs(20), "the engine page", || {
+        s.find("#engine-page")
+    });
+    let what = s.text(&page);
+    assert!(
+        what.contains("virtual environment"),
+        "how to install one:\n{what}"
+    );
+    for (path, expect) in [
+        (dir.join("nowhere").display().to_string(), "does not exist"),
+        (dir.display().to_string(), "without the engine's app.py"),
+        (hangs.display().to_string(), "did not answer"),
+    ] {
+        choose_engine(&s, &path);
+        let asked = Instant::now();
+        let said = wait_for(
+            Duration::from_secs(5),
+            "a sentence about the bogus engine",
+            || {
+                let t = s.text(&s.find("#engine-problem")?);
+                (t.ends_with('.') && !t.contains('…')).then_some(t)
+            },
+        );
+        eprintln!("{path}: {} ms: {said}", asked.elapsed().as_millis());
+        assert!(said.contains(expect), "{path}: {said}");
+        assert!(
+            s.find("#engine-found").is_none(),
+            "a bogus engine was accepted"
+        );
+    }
+    s.screenshot(&out_dir().join("hosting-bogus.png"));
+}

@@ -1,0 +1,293 @@
+//! Hosting a table: the host panel on the connect screen (the engine in use, or the engine
+//! page when there is none; the table's name and network mode) and the hosting strip shown
+//! over every screen while Studio hosts (state, version, uptime, ticket, Log drawer, Stop,
+//! Restart). The engine's lines are untrusted text: they are only ever text nodes.
+
+pub mod text;
+
+use std::collections::VecDeque;
+
+use ipc::{cmd, HostingEvent, HostingView};
+use leptos::prelude::*;
+
+use crate::bridge;
+use crate::i18n::{sentence, t, tr, Locale};
+use crate::store::Screen;
+
+/// How many engine lines the drawer keeps (the backend's ring keeps as many).
+const KEPT: usize = 2000;
+/// How many of them the open drawer draws.
+const SHOWN: usize = 500;
+
+/// The hosted engine as the window knows it, fed by `watch_hosting`.
+#[derive(Clone, Copy)]
+pub struct HostingCtx {
+    pub view: RwSignal<HostingView>,
+    pub lines: RwSignal<VecDeque<String>>,
+}
+
+impl HostingCtx {
+    /// Provides the context and opens the backend's hosting channel (once per page).
+    pub fn provide() {
+        let ctx = HostingCtx {
+            view: RwSignal::new(HostingView {
+                state: "idle".into(),
+                ..Default::default()
+            }),
+            lines: RwSignal::new(VecDeque::new()),
+        };
+        provide_context(ctx);
+        let channel = bridge::channel(move |text| {
+            let Ok(event) = serde_json::from_str::<HostingEvent>(&text) else {
+                return;
+            };
+            match event {
+                HostingEvent::State(v) => ctx.view.set(v),
+                HostingEvent::Lines(new) => ctx.lines.update(|l| {
+                    l.extend(new);
+                    while l.len() > KEPT {
+                        l.pop_front();
+                    }
+                }),
+            }
+        });
+        leptos::task::spawn_local(async move {
+            let _ = bridge::call_streaming(&cmd::WatchHosting {}, &channel).await;
+        });
+    }
+}
+
+/// The host panel: which engine, or how to get one; then the table's name and mode.
+/// `host` starts hosting (the connect screen's join, so the play view opens on success);
+/// `problem` is that join's sentence, `busy` its progress.
+#[component]
+pub fn HostPanel(
+    host: impl Fn(cmd::HostTable) + Copy + Send + Sync + 'static,
+    problem: RwSignal<Option<String>>,
+    busy: RwSignal<bool>,
+    on_back: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale context");
+    let info = LocalResource::new(|| bridge::call(&cmd::GetHostingInfo {}));
+    // The engine chosen here (or found); `None` shows the engine page.
+    let engine = RwSignal::new(None::<ipc::EngineView>);
+    let choosing = RwSignal::new(false);
+    let path = RwSignal::new(String::new());
+    let engine_problem = RwSignal::new(None::<String>);
+    let probing = RwSignal::new(false);
+    let name = RwSignal::new(String::new());
+    let local_only = RwSignal::new(false);
+    Effect::new(move |_| {
+        if let Some(Ok(i)) = info.get() {
+            engine.set(i.engine.clone());
+            engine_problem.set(i.problem.clone());
+            name.set(i.last_name.clone().unwrap_or_else(|| "My table".into()));
+        }
+    });
+    let use_engine = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        probing.set(true);
+        engine_problem.set(None);
+        let p = path.get_untracked();
+        leptos::task::spawn_local(async move {
+            match bridge::call(&cmd::ChooseEngine { path: p }).await {
+                Ok(e) => {
+                    engine.set(Some(e));
+                    choosing.set(false);
+                }
+                Err(e) => engine_problem.set(Some(sentence(&e))),
+            }
+            probing.set(false);
+        });
+    };
+    let start = move |stop_stale: bool| {
+        host(cmd::HostTable {
+            name: name.get_untracked(),
+            local_only: local_only.get_untracked(),
+            stop_stale,
+        })
+    };
+    let stale = move || problem.with(|p| p.as_deref().is_some_and(|p| p.contains("(pid ")));
+    view! {
+        <section id="host-panel" class="connect-card host-panel">
+            <h2>{t("host.title")}</h2>
+            <p class="hint">{t("host.what")}</p>
+            {move || {
+                let found = engine.get().filter(|_| !choosing.get());
+                match found {
+                    Some(e) => view! {
+                        <p id="engine-found" class="engine-found">
+                            {t("host.engine")}" "<code>{e.path.clone()}</code>" · "
+                            {t("host.engine.version")}" "<span id="engine-version">{e.version.clone()}</span>" "
+                            {if e.found == "path" { t("host.found.path")() } else { t("host.found.chosen")() }}
+                            " "
+                            <button id="engine-change" type="button" class="link"
+                                on:click=move |_| choosing.set(true)>{t("host.change")}</button>
+                        </p>
+                        <form class="host-form" on:submit=move |ev: leptos::ev::SubmitEvent| {
+                            ev.prevent_default();
+                            start(false);
+                        }>
+                            <label for="host-name">{t("host.name")}</label>
+                            <input id="host-name" type="text" maxlength="40" prop:value=name
+                                on:input=move |ev| name.set(event_target_value(&ev))/>
+                            <label class="remember">
+                                <input id="host-local" type="checkbox" prop:checked=local_only
+                                    on:change=move |ev| local_only.set(event_target_checked(&ev))/>
+                                {t("host.local")}
+                            </label>
+                            <p class="problem" role="alert">{move || problem.get()}</p>
+                            {move || stale().then(|| view! {
+                                <button id="host-stale" type="button" class="secondary"
+                                    disabled=move || busy.get() on:click=move |_| start(true)>
+                                    {t("host.stale")}
+                                </button>
+                            })}
+                            <button id="host-start" type="submit" class="primary" disabled=move || busy.get()>
+                                {move || if busy.get() { tr(locale.get(), "host.starting") } else { tr(locale.get(), "host.start") }}
+                            </button>
+                        </form>
+                    }.into_any(),
+                    None => view! {
+                        <div id="engine-page" class="engine-page">
+                            {move || info.get().is_some_and(|i| i.as_ref().is_ok_and(|i| i.engine.is_none())).then(|| view! {
+                                <p class="hint">{t("host.none")}</p>
+                            })}
+                            <p class="hint">{t("host.install")}</p>
+                            <form class="engine-form" on:submit=use_engine>
+                                <label for="engine-path">{t("host.path")}</label>
+                                <input id="engine-path" type="text" spellcheck="false"
+                                    placeholder=t("host.path.hint") prop:value=path
+                                    on:input=move |ev| path.set(event_target_value(&ev))/>
+                                <p id="engine-problem" class="problem" role="alert">
+                                    {move || if probing.get() { Some(tr(locale.get(), "host.probing").to_string()) } else { engine_problem.get() }}
+                                </p>
+                                <button id="engine-use" type="submit" class="primary" disabled=move || probing.get()>
+                                    {t("host.use")}
+                                </button>
+                            </form>
+                        </div>
+                    }.into_any(),
+                }
+            }}
+            <button id="host-back" type="button" class="link" on:click=move |_| on_back()>{t("host.cancel")}</button>
+        </section>
+    }
+}
+
+fn uptime(ms: f64) -> String {
+    let s = (ms / 1000.0).max(0.0) as u64;
+    if s >= 3600 {
+        format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}:{:02}", s / 60, s % 60)
+    }
+}
+
+/// The hosting strip: shown over every screen while Studio hosts an engine.
+#[component]
+pub fn HostingStrip() -> impl IntoView {
+    let ctx = use_context::<HostingCtx>().expect("hosting context");
+    let locale = use_context::<RwSignal<Locale>>().expect("locale context");
+    let screen = use_context::<RwSignal<Screen>>().expect("screen context");
+    let log_open = RwSignal::new(false);
+    let copied = RwSignal::new(false);
+    let now = RwSignal::new(crate::store::now_ms());
+    let clock = set_interval_with_handle(
+        move || now.set(crate::store::now_ms()),
+        std::time::Duration::from_secs(1),
+    )
+    .ok();
+    on_cleanup(move || {
+        if let Some(c) = clock {
+            c.clear();
+        }
+    });
+    let state = move || ctx.view.with(|v| v.state.clone());
+    let state_word = move || {
+        let l = locale.get();
+        match state().as_str() {
+            "starting" => tr(l, "host.state.starting"),
+            "serving" => tr(l, "host.state.serving"),
+            "stopping" => tr(l, "host.state.stopping"),
+            "crashed" => tr(l, "host.state.crashed"),
+            _ => tr(l, "host.state.idle"),
+        }
+    };
+    let stop = move |_| {
+        leptos::task::spawn_local(async move {
+            if let Ok(true) = bridge::call(&cmd::StopHosting {}).await {
+                screen.set(Screen::Connect);
+            }
+        });
+    };
+    let restart = move |_| {
+        leptos::task::spawn_local(async move {
+            let _ = bridge::call(&cmd::RestartHosting {}).await;
+        });
+    };
+    let copy = move |_| {
+        if let Some(text) = ctx.view.with_untracked(|v| v.ticket.clone()) {
+            leptos::task::spawn_local(async move {
+                if bridge::call(&cmd::CopyText { text }).await.is_ok() {
+                    copied.set(true);
+                }
+            });
+        }
+    };
+    view! {
+        {move || (state() != "idle").then(|| view! {
+            <section id="hosting-strip" class=move || format!("hosting-strip hosting-{}", state())
+                aria-label=t("host.open")>
+                <div class="hosting-row">
+                    <span id="hosting-state" class="hosting-state">{state_word}</span>
+                    <span id="hosting-name" class="hosting-name">{move || ctx.view.with(|v| v.name.clone())}</span>
+                    <span id="hosting-version" class="hosting-meta">
+                        {move || ctx.view.with(|v| v.version.clone()).map(|v| format!("{} {v}", tr(locale.get(), "host.engine.version")))}
+                    </span>
+                    <span id="hosting-uptime" class="hosting-meta">
+                        {move || ctx.view.with(|v| v.started_ms).filter(|_| state() == "serving" || state() == "starting")
+                            .map(|s| format!("{} {}", tr(locale.get(), "host.uptime"), uptime(now.get() - s as f64)))}
+                    </span>
+                    {move || ctx.view.with(|v| v.ticket.clone()).filter(|_| state() == "serving").map(|ticket| view! {
+                        <code id="hosting-ticket" class="hosting-ticket" title=ticket.clone()>{ticket.clone()}</code>
+                        <button id="hosting-copy" type="button" class="secondary small" on:click=copy>
+                            {move || if copied.get() { tr(locale.get(), "host.copied") } else { tr(locale.get(), "host.copy") }}
+                        </button>
+                    })}
+                    <button id="hosting-log-toggle" type="button" class="link" aria-expanded=move || log_open.get().to_string()
+                        on:click=move |_| log_open.update(|o| *o = !*o)>{t("host.log")}</button>
+                    {move || (state() == "crashed").then(|| view! {
+                        <button id="hosting-restart" type="button" class="primary small" on:click=restart>{t("host.restart")}</button>
+                    })}
+                    <button id="hosting-stop" type="button" class="secondary small" on:click=stop>{t("host.stop")}</button>
+                </div>
+                {move || ctx.view.with(|v| v.demo_model).then(|| view! {
+                    <p id="hosting-demo" class="hosting-demo">{t("host.demo")}</p>
+                })}
+                {move || (state() == "crashed").then(|| {
+                    let v = ctx.view.get();
+                    let how = match (v.exit_code, v.exit_signal) {
+                        (Some(c), _) => format!("{} {c}", tr(locale.get(), "host.exit_code")),
+                        (None, Some(s)) => format!("{} {s}", tr(locale.get(), "host.signal")),
+                        _ => String::new(),
+                    };
+                    view! {
+                        <div id="hosting-crash" class="hosting-crash" role="alert">
+                            <p>{t("host.crashed")}" "<span id="hosting-exit">{how}</span></p>
+                            <p class="small">{t("host.last_lines")}</p>
+                            <pre id="hosting-last" class="hosting-lines">{v.last_lines.join("\n")}</pre>
+                        </div>
+                    }
+                })}
+                {move || log_open.get().then(|| view! {
+                    <ol id="hosting-log" class="hosting-log hosting-lines">
+                        // The last lines in view (the whole output is in the log file).
+                        {move || ctx.lines.with(|l| l.iter().skip(l.len().saturating_sub(SHOWN))
+                            .map(|line| view! { <li>{line.clone()}</li> }).collect_view())}
+                    </ol>
+                })}
+            </section>
+        })}
+    }
+}
