@@ -219,3 +219,68 @@ fn a_bogus_engine_gets_a_sentence_within_five_seconds() {
     }
     s.screenshot(&out_dir().join("hosting-bogus.png"));
 }
+
+#[test]
+fn an_engine_left_running_for_the_table_is_reported_and_stopped_on_request() {
+    let _scenario = studio_e2e::scenario();
+    let dir = fresh_dir("hosting-stale");
+    let data = dir.join("studio");
+    let table = table_dir(&data, "stale-table");
+    // A first Studio hosts the table once (its folder, keys and port), then stops.
+    let ticket = {
+        let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
+        let ticket = host(&s, "Stale Table");
+        let engine = pid(&table);
+        s.click(&s.find("#hosting-stop").expect("Stop hosting"));
+        wait_gone(engine, Duration::from_secs(5), "the first engine to stop");
+        ticket
+    };
+    // An engine for that table left running, as a Studio that died before it could stop it
+    // would leave it (its pid in the table's pid file).
+    let (engine_dir, python) = test_support::engine_install();
+    let port = std::fs::read_to_string(table.join("port")).expect("the table's port");
+    let mut stale = std::process::Command::new(python)
+        .arg(table.join("studio-loopback.py"))
+        .args(["--serve", "--keys"])
+        .arg(table.join("keys.toml"))
+        .current_dir(engine_dir)
+        .env("STUDIO_ENGINE_PORT", port.trim())
+        .env("TRPG_DATA_DIR", table.join("data"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the left-over engine");
+    std::fs::write(table.join("engine.pid"), stale.id().to_string()).unwrap();
+    let stale_pid = stale.id();
+
+    let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
+    studio_e2e::hosting::open_host_panel(&s);
+    let field = s.find("#host-name").expect("the table name field");
+    s.clear(&field);
+    s.type_text(&field, "Stale Table");
+    s.click(&s.find("#host-local").expect("the this-machine-only box"));
+    s.click(&s.find("#host-start").expect("the Host button"));
+    let said = studio_e2e::play::wait_problem(&s, Duration::from_secs(20));
+    assert!(
+        said.contains("still running") && said.contains(&format!("pid {stale_pid}")),
+        "{said}"
+    );
+    assert!(
+        alive(stale_pid),
+        "the left-over engine was stopped without being asked"
+    );
+    s.click(&s.find("#host-stale").expect("Stop it and host"));
+    let again = wait_ticket(&s);
+    // Reap it (it is the test's child): a zombie would still have a /proc entry.
+    let _ = stale.wait();
+    assert!(!alive(stale_pid), "the left-over engine still runs");
+    assert_eq!(again, ticket, "the table's ticket changed");
+    let engine = pid(&table);
+    assert_ne!(engine, stale_pid);
+    drop(s);
+    wait_gone(
+        engine,
+        Duration::from_secs(10),
+        "the engine to end with Studio",
+    );
+}
