@@ -89,6 +89,24 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     );
     logs::assert_absent(&data, &key, "the keeper key");
 
+    // Leaving the table keeps hosting it; Host a table with its name seats the keeper again at
+    // the same engine.
+    s.click(&s.find("#leave").expect("Leave"));
+    wait_for(Duration::from_secs(10), "the connect screen", || {
+        s.find("#join")
+    });
+    assert!(
+        state(&s).starts_with("Serving"),
+        "hosting stopped on leaving the table"
+    );
+    assert_eq!(host(&s, "Evening Table"), ticket);
+    wait_online(&s, Duration::from_secs(30));
+    assert_eq!(
+        pid(&table),
+        engine,
+        "a second engine was started for a table served"
+    );
+
     // Stop hosting: SIGTERM, and the engine's process is gone (the engine closes cleanly on
     // it, well before the 10 s SIGKILL fallback).
     s.click(&s.find("#hosting-stop").expect("Stop hosting"));

@@ -40,6 +40,8 @@ struct Inner {
     pid: Option<u32>,
     started_ms: Option<u64>,
     ticket: Option<String>,
+    /// The keeper key read from `keeper-key.txt`: for the seat only, never in a view.
+    key: Option<String>,
     demo_model: bool,
     channel: Option<Channel<HostingEvent>>,
     log: Option<std::fs::File>,
@@ -395,6 +397,7 @@ impl Hosting {
         inner.ring.know(&key);
         inner.phase = inner.phase.next(Event::TicketSeen);
         inner.ticket = Some(ticket.clone());
+        inner.key = Some(key.clone());
         Self::send_state(&inner);
         Ok((ticket, key))
     }
@@ -486,6 +489,17 @@ pub async fn choose_engine(args: cmd::ChooseEngine) -> Result<Reply<cmd::ChooseE
     Ok(engine_view(&engine, version, Found::Chosen))
 }
 
+/// How the keeper's seat dials the hosted table (the key goes to the seat, nowhere else).
+fn keeper_dial(ticket: &str, key: String, local_only: bool) -> Result<Dial, String> {
+    Ok(Dial {
+        ticket: transport::ticket::parse_ticket(ticket).map_err(|e| e.to_string())?,
+        key,
+        name: None,
+        local_only,
+        kind: Kind::Hosted,
+    })
+}
+
 /// Starts the engine for a table and joins it as keeper.
 #[tauri::command]
 pub async fn host_table(
@@ -523,8 +537,27 @@ async fn host(
         name
     };
     let asked = Instant::now();
-    if hosting.lock().phase.running() {
-        return Err("Studio is already hosting a table: stop it first".into());
+    // The table already served (the keeper left it): back to it, as its keeper.
+    let serving = {
+        let inner = hosting.lock();
+        match (&inner.phase, &inner.table, &inner.ticket, &inner.key) {
+            (Phase::Serving, Some(t), Some(ticket), Some(key)) if slug(&t.name) == slug(&name) => {
+                Some((ticket.clone(), key.clone(), t.local_only))
+            }
+            (phase, Some(t), ..) if phase.running() => {
+                return Err(format!(
+                    "Studio is already hosting {}: stop it first",
+                    t.name
+                ))
+            }
+            _ => None,
+        }
+    };
+    if let Some((ticket, key, local_only)) = serving {
+        seat.leave().await;
+        return seat
+            .join(keeper_dial(&ticket, key, local_only)?, false, on_event)
+            .await;
     }
     let (engine, _) = discover().ok_or("no engine found: choose one first")?;
     let dir = hosted_dir().join(slug(&name));
@@ -560,14 +593,8 @@ async fn host(
     let spawned = Instant::now();
     let (ticket, key) = hosting.start(table).await?;
     let served = Instant::now();
-    let dial = Dial {
-        ticket: transport::ticket::parse_ticket(&ticket).map_err(|e| e.to_string())?,
-        key,
-        name: None,
-        local_only,
-        kind: Kind::Hosted,
-    };
-    seat.join(dial, false, on_event).await?;
+    seat.join(keeper_dial(&ticket, key, local_only)?, false, on_event)
+        .await?;
     tracing::info!(
         probe_ms = (spawned - asked).as_millis() as u64,
         start_to_ticket_ms = (served - spawned).as_millis() as u64,

@@ -114,6 +114,10 @@ pub fn HostPanel(
             <p class="hint">{t("host.what")}</p>
             {move || {
                 let found = engine.get().filter(|_| !choosing.get());
+                // Until the engine in use has answered its probe: neither the form nor the page.
+                if info.get().is_none() {
+                    return view! { <p id="engine-looking" class="hint">{t("host.looking")}</p> }.into_any();
+                }
                 match found {
                     Some(e) => view! {
                         <p id="engine-found" class="engine-found">

@@ -25,6 +25,7 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "host.path" => ("Engine executable or folder", "引擎可执行文件或目录"),
         "host.path.hint" => ("/path/to/loreweaver or /usr/local/bin/loreweaver-server", "/path/to/loreweaver 或 /usr/local/bin/loreweaver-server"),
         "host.use" => ("Use this engine", "使用此引擎"),
+        "host.looking" => ("Looking for an engine…", "正在查找引擎…"),
         "host.probing" => ("Asking the engine its version…", "正在询问引擎版本…"),
         "host.name" => ("Table name", "牌桌名称"),
         "host.local" => (
