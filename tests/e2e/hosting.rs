@@ -49,6 +49,14 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     let engine = pid(&table);
     assert!(alive(engine), "the engine's pid {engine} is not running");
 
+    // Copy ticket puts the whole ticket on the clipboard.
+    s.click(&s.find("#hosting-copy").expect("Copy ticket"));
+    wait_for(
+        Duration::from_secs(5),
+        "the ticket on the clipboard",
+        || (studio_e2e::keeper::clipboard_text() == ticket).then_some(()),
+    );
+
     // A turn of the engine's demo story streams to the keeper's window.
     play_turn(&s, "I light the lantern and look around");
 
