@@ -10,6 +10,7 @@ mod driver;
 pub mod engine;
 pub mod hostile_text;
 pub mod keeper;
+pub mod notifications;
 pub mod peers;
 pub mod play;
 mod webdriver;
