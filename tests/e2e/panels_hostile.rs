@@ -94,6 +94,7 @@ const ATTEMPTS: &[&str] = &[
     "beacon",
     "bridge-raw",
     "control-img",
+    "control-img-tag",
     "control-script",
     "cookies",
     "css-url",
@@ -131,11 +132,11 @@ const ATTEMPTS: &[&str] = &[
     "xhr-net",
 ];
 
-/// The positive controls: the neighbour attempts' loads (a script, an image), made from the
-/// probe's own files. They must succeed, so a blocked neighbour load means its token was
-/// refused, not a load that could never work. (Nothing a panel may fetch, connect or beacon
-/// can succeed anywhere: for those the violation at their own address is the control.)
-const CONTROLS: &[&str] = &["control-img", "control-script"];
+/// The positive controls: the neighbour attempts' loads (a script, an image) and the <img> tag,
+/// aimed at the probe's own files. They must succeed, so a blocked load elsewhere means its
+/// address was refused, not a load that could never work. (Nothing a panel may fetch, connect
+/// or beacon can succeed anywhere: for those the violation at their own address is the control.)
+const CONTROLS: &[&str] = &["control-img", "control-img-tag", "control-script"];
 
 /// Rows that report, not attempt.
 const STATUS_ROWS: &[&str] = &["api", "bridge-raw", "ready"];
@@ -175,11 +176,11 @@ const POLICY: &[&str] = &[
 /// attempt itself threw), and the test judges each outside the page: the navigations and the
 /// form by the window still at the table and the listener's fence; the IPC posts by the table
 /// kept and the log's notice; the forged and bad messages by the story and the host's counts.
+/// (The state a frame forges to itself is judged in the page, beside the host's real state.)
 const SENT: &[&str] = &[
     "bad-intents",
     "forged-bad-nonce",
     "forged-no-nonce",
-    "forged-state-self",
     "form-submit",
     "ipc-guessed-key",
     "ipc-no-key",
