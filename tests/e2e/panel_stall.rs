@@ -2,6 +2,9 @@
 //! `ready` cannot take the window: one that throws falls back with Retry; one that spins
 //! (`for(;;){}`, which on WebKitGTK freezes the whole window) is ended by the backend, and the
 //! window comes back at the same table with that room's panel code off and a notice naming it.
+//! The way back is read from outside the app: the frozen page's web process (a child of the
+//! app) ends, a new one runs the window, and a second WebDriver session attached to the app
+//! reads the notice in the reloaded window.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +15,11 @@ use studio_e2e::peers::{free_udp_port, fresh_dir, runtime};
 use studio_e2e::play::{join, say, wait_online};
 use studio_e2e::{open_studio_with, out_dir, wait_for};
 use test_support::repo;
+
+/// Whether the process is gone: reaped, or a zombie its parent has not reaped yet.
+fn gone(pid: i32) -> bool {
+    studio_e2e::proc_stat(pid).is_none_or(|(_, state, _)| state == 'Z')
+}
 
 /// The backend's own answer to a mount request made straight from the main frame.
 fn mount_refusal(s: &studio_e2e::Studio, panel: &str) -> String {
@@ -79,6 +87,13 @@ fn panel_code_asks_first_and_a_page_that_spins_cannot_take_the_window() {
     wait_for(Duration::from_secs(20), "the spinner's frame", || {
         s.find(".slot-sidebar[data-panel='stall-pack/spin'] iframe.lw-panel-frame")
     });
+    let before = wait_for(Duration::from_secs(10), "the window's web process", || {
+        Some(s.web_processes()).filter(|p| !p.is_empty())
+    });
+    eprintln!(
+        "web processes before the stall: {before:?} (app {})",
+        s.app_pid()
+    );
     let started = Instant::now();
     // The crasher throws after ready: its fallback, with Retry and the reason.
     let crashed = wait_for(Duration::from_secs(20), "the crasher's fallback", || {
@@ -88,45 +103,54 @@ fn panel_code_asks_first_and_a_page_that_spins_cannot_take_the_window() {
     assert_eq!(s.text(&crashed), "This panel stopped with an error.");
 
     // The spinner spins two seconds after ready: the whole window freezes until the backend
-    // ends its web process and reloads it. WebDriver drops a session whose page process ended
-    // ("page crash or hang"), so the evidence of the way back is the app's own: its log, a
-    // screenshot of the screen, and then a second window over the same profile.
-    let said = wait_for(Duration::from_secs(40), "the recovery in the log", || {
-        let text = std::fs::read_to_string(&log).ok()?;
-        text.contains("rejoined the table after the window was reloaded")
-            .then_some(text)
+    // ends its web process and reloads it. Seen from outside the app: the frozen page's web
+    // process ends, and a new one runs the window…
+    wait_for(
+        Duration::from_secs(40),
+        "the frozen page's web process to end",
+        || before.iter().all(|pid| gone(*pid)).then_some(()),
+    );
+    let after = wait_for(Duration::from_secs(20), "a new web process", || {
+        let now = s.web_processes();
+        (!now.is_empty() && now.iter().all(|pid| !before.contains(pid))).then_some(now)
     });
     eprintln!(
-        "back at the table {:?} after the spinner started",
+        "web process {before:?} ended, {after:?} runs the window, {:?} after the spinner started",
         started.elapsed()
     );
-    let ended = said
-        .find("ending its web process")
-        .expect("the watchdog ended the web process");
-    let told = said
-        .find("the reloaded window was told which panel pages froze it")
-        .expect("the reloaded window asked why");
-    assert!(ended < told, "told before the process was ended");
-    // After the rejoin the room's code reads as off.
+    // …and answers. WebDriver deleted the first session with the process ("page crash or
+    // hang"): a second one, attached to the same app, reads the reloaded window. It is back at
+    // the table, names the page that froze it, and the room's code is off.
+    let back = s.reattach();
+    let notice = wait_text(
+        &back,
+        "#panel-stall-notice",
+        "the notice naming the frozen panel",
+        |t| t.contains("Spinner"),
+    );
+    assert!(
+        notice.starts_with("A panel page stopped the window from answering (“Spinner”)."),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("turned this room's panel code off"),
+        "{notice}"
+    );
+    wait_online(&back, Duration::from_secs(30));
     wait_for(
         Duration::from_secs(20),
-        "the room's code read as off",
+        "the spinner's fallback after the reload",
         || {
-            let text = std::fs::read_to_string(&log).ok()?;
-            text[told..]
-                .contains("this room's panel code code=Some(Blocks)")
-                .then_some(())
+            let p = back.find(".slot-sidebar[data-panel='stall-pack/spin'] .panel-fallback")?;
+            back.text(&p).contains("spinner fallback").then_some(())
         },
     );
-    // Best effort, for a person to look at (where x11-apps and netpbm are installed).
-    let shot = out_dir().join("panel-stall-recovered.png");
-    let _ = std::process::Command::new("sh")
-        .args([
-            "-c",
-            "xwd -root -silent | xwdtopnm 2>/dev/null | pnmtopng > \"$0\" 2>/dev/null || rm -f \"$0\"",
-            shot.to_str().unwrap(),
-        ])
-        .status();
+    assert!(
+        back.find("iframe.lw-panel-frame").is_none(),
+        "a page runs after the reload"
+    );
+    back.screenshot(&out_dir().join("panel-stall-recovered.png"));
+    drop(back);
     drop(s);
 
     // A second window over the same profile: the saved table remembers "blocks only", and

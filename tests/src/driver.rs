@@ -1,4 +1,5 @@
-//! tauri-driver on a free port, stopped with SIGTERM (SIGKILL orphans WebKitWebDriver).
+//! tauri-driver (or WebKitWebDriver attached to a running app) on a free port, stopped with
+//! SIGTERM (SIGKILL orphans WebKitWebDriver).
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -21,13 +22,29 @@ impl TauriDriver {
     pub fn start(env: &[(&str, &str)]) -> Self {
         let bin = std::env::var("TAURI_DRIVER").unwrap_or_else(|_| "tauri-driver".into());
         let (port, native_port) = (free_port(), free_port());
-        let child = Command::new(&bin)
-            .args([
-                "--port",
-                &port.to_string(),
-                "--native-port",
-                &native_port.to_string(),
-            ])
+        let args = [
+            "--port".to_string(),
+            port.to_string(),
+            "--native-port".to_string(),
+            native_port.to_string(),
+        ];
+        Self::spawn(&bin, &args, env, port)
+    }
+
+    /// A second driver for a window whose first session is gone: WebKitWebDriver attached (by
+    /// `--target`, `host:port`) to the app's own automation server, the one tauri-driver's
+    /// WebKitWebDriver started it with (`WEBKIT_INSPECTOR_SERVER` in the app's environment).
+    /// It starts no app: its session is the same window, read afresh.
+    pub fn attach(target: &str) -> Self {
+        let port = free_port();
+        let args = [format!("--port={port}"), format!("--target={target}")];
+        Self::spawn("WebKitWebDriver", &args, &[], port)
+    }
+
+    /// Starts `bin` and waits until it listens on `port`.
+    fn spawn(bin: &str, args: &[String], env: &[(&str, &str)], port: u16) -> Self {
+        let child = Command::new(bin)
+            .args(args)
             .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
@@ -35,10 +52,7 @@ impl TauriDriver {
             .unwrap_or_else(|e| panic!("starting {bin}: {e}"));
         let deadline = Instant::now() + Duration::from_secs(20);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "tauri-driver did not listen on {port}"
-            );
+            assert!(Instant::now() < deadline, "{bin} did not listen on {port}");
             std::thread::sleep(Duration::from_millis(100));
         }
         TauriDriver { child, port }

@@ -12,6 +12,7 @@ pub mod hostile_text;
 pub mod hosting;
 pub mod keeper;
 pub mod logs;
+pub mod notifications;
 pub mod peers;
 pub mod play;
 mod webdriver;
@@ -111,6 +112,7 @@ impl Drop for Studio {
                     .name()
                     .unwrap_or("test")
                     .replace("::", "-");
+                // Never panic here (a panic while panicking aborts the whole e2e binary).
                 if let Err(e) = s.try_screenshot(&out_dir().join(format!("FAILED-{name}.png"))) {
                     eprintln!("no screenshot at failure: {e}");
                 }
@@ -130,6 +132,124 @@ impl Drop for Studio {
         drop(self.session.take());
         driver::terminate_tagged(&self.tag);
     }
+}
+
+impl Studio {
+    /// The app's own process: the one started with this window's tag whose program is
+    /// `STUDIO_APP`. Panics unless there is exactly one.
+    pub fn app_pid(&self) -> i32 {
+        let app = std::env::var("STUDIO_APP").expect("STUDIO_APP is not set");
+        let found: Vec<i32> = pids()
+            .into_iter()
+            .filter(|pid| {
+                let args = proc_args(*pid);
+                args.first().map(String::as_str) == Some(app.as_str()) && args.contains(&self.tag)
+            })
+            .collect();
+        match found[..] {
+            [pid] => pid,
+            _ => panic!("not one app process for window {}: {found:?}", self.tag),
+        }
+    }
+
+    /// A new WebDriver session on this window's app, for when the first one is gone (WebDriver
+    /// deletes a session whose page's web process ended): attached to the app's own automation
+    /// server, so what it reads is the same window, reloaded. Panics if it cannot attach.
+    pub fn reattach(&self) -> Attached {
+        let pid = self.app_pid();
+        let environ = std::fs::read(format!("/proc/{pid}/environ"))
+            .unwrap_or_else(|e| panic!("the app's environment: {e}"));
+        let target = environ
+            .split(|b| *b == 0)
+            .find_map(|e| e.strip_prefix(b"WEBKIT_INSPECTOR_SERVER="))
+            .map(|t| String::from_utf8_lossy(t).into_owned())
+            .expect(
+                "the app runs with no WEBKIT_INSPECTOR_SERVER (not started by WebKitWebDriver?)",
+            );
+        let (host, port) = target
+            .rsplit_once(':')
+            .unwrap_or_else(|| panic!("WEBKIT_INSPECTOR_SERVER={target}"));
+        let port: u16 = port
+            .parse()
+            .unwrap_or_else(|e| panic!("WEBKIT_INSPECTOR_SERVER={target}: {e}"));
+        let driver = TauriDriver::attach(&target);
+        let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
+            "webkitgtk:browserOptions": {"targetAddress": host, "targetPort": port}
+        }}});
+        let session = Session::with_capabilities(&driver.url(), caps)
+            .unwrap_or_else(|e| panic!("attaching to the app at {target}: {e}"));
+        Attached {
+            session: Some(session),
+            _driver: driver,
+        }
+    }
+
+    /// The live (not zombie) WebKit web processes the app started: the ones that run its pages.
+    pub fn web_processes(&self) -> Vec<i32> {
+        let app = self.app_pid();
+        pids()
+            .into_iter()
+            .filter(|pid| {
+                proc_stat(*pid).is_some_and(|(comm, state, ppid)| {
+                    ppid == app && state != 'Z' && comm.starts_with("WebKitWebProces")
+                })
+            })
+            .collect()
+    }
+}
+
+/// A WebDriver session attached to a running window (see [`Studio::reattach`]).
+pub struct Attached {
+    session: Option<Session>,
+    _driver: TauriDriver,
+}
+
+impl std::ops::Deref for Attached {
+    type Target = Session;
+    fn deref(&self) -> &Session {
+        self.session.as_ref().expect("session is open until drop")
+    }
+}
+
+impl Drop for Attached {
+    fn drop(&mut self) {
+        // The session before its driver.
+        drop(self.session.take());
+    }
+}
+
+/// Every pid in /proc now.
+fn pids() -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap_or_else(|e| panic!("/proc: {e}"))
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .collect()
+}
+
+/// A process's arguments; none once it is gone.
+fn proc_args(pid: i32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|c| {
+            c.split(|b| *b == 0)
+                .filter(|a| !a.is_empty())
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `(comm, state, ppid)` from /proc/<pid>/stat; `None` once the process is gone (reaped).
+pub fn proc_stat(pid: i32) -> Option<(String, char, i32)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) state ppid …`: comm may hold spaces and parentheses, so split at the last ')'.
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = stat[open + 1..close].to_string();
+    let mut rest = stat[close + 1..].split_whitespace();
+    let state = rest.next()?.chars().next()?;
+    let ppid = rest.next()?.parse().ok()?;
+    Some((comm, state, ppid))
 }
 
 static NEXT_WINDOW: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

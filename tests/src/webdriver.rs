@@ -90,6 +90,33 @@ impl Session {
         })
     }
 
+    /// A session with the driver's own capabilities (e.g. WebKitWebDriver attached to a running
+    /// browser); an answer without a session is the error.
+    pub fn with_capabilities(driver_url: &str, caps: Value) -> Result<Self, String> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(CALL_LIMIT))
+            .build()
+            .into();
+        let url = format!("{driver_url}/session");
+        let mut reply = agent
+            .post(&url)
+            .send_json(&caps)
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let reply: Value = reply
+            .body_mut()
+            .read_json()
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let id = reply["value"]["sessionId"]
+            .as_str()
+            .ok_or_else(|| format!("no WebDriver session: {reply}"))?
+            .to_string();
+        Ok(Session {
+            base: format!("{driver_url}/session/{id}"),
+            agent,
+        })
+    }
+
     fn call(&self, method: &str, path: &str, body: Value) -> Result<Value, String> {
         self.try_call(method, path, body).map_err(|f| f.text)
     }
@@ -260,9 +287,10 @@ impl Session {
             .map(|_| ())
     }
 
-    /// Back to the top-level document.
+    /// Back to the top-level document. An error panics: later reads would run in the frame.
     pub fn switch_to_top(&self) {
-        let _ = self.call("POST", "/frame", json!({ "id": null }));
+        self.call("POST", "/frame", json!({ "id": null }))
+            .unwrap_or_else(|e| panic!("back to the top document: {e}"));
     }
 
     /// Saves a PNG of the window. An error panics (an empty file is no picture of anything).

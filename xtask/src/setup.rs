@@ -16,6 +16,8 @@ const APT_PACKAGES: &[&str] = &[
     "xvfb",
     "xauth",
     "webkit2gtk-driver",
+    // A private session bus per test window, with the tests' own notification server on it.
+    "dbus-daemon",
     "pkg-config",
     "build-essential",
     "file",
