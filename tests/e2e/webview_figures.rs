@@ -7,7 +7,7 @@
 //!   in the UI's `perf` marks); the first launch warms the disk cache, the median of the rest
 //!   counts;
 //! - the reducer in wasm inside the WebView, on the engine capture's frames;
-//! - join paint: the `welcome` reaching the UI → the replay (30 lines, 200 dice and npc lines),
+//! - join paint: the `welcome` leaving the table → the replay (30 lines, 200 dice and npc lines),
 //!   the state and the manifest painted;
 //! - streaming: 1,000 `narrative_delta`/s for 10 s → DOM updates per animation frame and
 //!   frames dropped;
@@ -22,6 +22,9 @@ use studio_e2e::peers::runtime;
 use studio_e2e::play::join;
 use studio_e2e::{open_studio_with, wait_for, Studio};
 use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+
+/// Frames per channel message in the hop's figures (a replay burst sends more, a stream fewer).
+pub const HOP_BATCH: usize = 10;
 
 fn figure(name: &str, value: f64) {
     println!("FIGURE {name} {value:.3}");
@@ -244,6 +247,24 @@ fn webview_figures() {
         });
     }
     figure("reducer_wasm_fps", fps);
+    // The window's hop both ways (typed frames as shipped, raw lines as the alternative), the
+    // page's share, on the capture in batches of 10: after the reducer's warm-up.
+    let (typed, raw) = (
+        ipc::hop::typed_batches(&capture, HOP_BATCH),
+        ipc::hop::raw_batches(&capture, HOP_BATCH),
+    );
+    s.execute(
+        "delete window.__lwPerf.hop_raw_fps; window.dispatchEvent(new CustomEvent('lw-bench-hop', { detail: { typed: arguments[0], raw: arguments[1], millis: 2000 } })); return 0;",
+        json!([typed, raw]),
+    )
+    .expect("running the hop");
+    wait_for(Duration::from_secs(15), "the hop figures", || {
+        perf(&s, "hop_raw_fps")
+    });
+    for name in ["hop_typed_fps", "hop_raw_fps"] {
+        let fps = perf(&s, name).unwrap_or_else(|| panic!("the page wrote no {name}"));
+        figure(&format!("{name}_wasm"), fps);
+    }
 
     s.execute(JOIN_WATCH, json!([])).expect("watching the join");
     join(&s, &peer.ticket(), "good-key");
@@ -251,8 +272,22 @@ fn webview_figures() {
         let v = s.execute("return window.__joinPainted;", json!([])).ok()?;
         v.as_f64().filter(|t| *t > 0.0)
     });
+    // From where the welcome left the table (the peer's clock) to the painted page (the
+    // page's, on the same machine's wall clock); the UI's own share beside it.
+    let sent = peer
+        .state
+        .welcome_sent_ms
+        .lock()
+        .expect("peer state")
+        .expect("the peer sent a welcome");
+    let origin = s
+        .execute("return performance.timeOrigin;", json!([]))
+        .expect("the page's time origin")
+        .as_f64()
+        .expect("a time origin");
+    figure("join_paint_ms", origin + painted - sent);
     let welcome = perf(&s, "welcome").expect("the welcome mark");
-    figure("join_paint_ms", painted - welcome);
+    figure("join_paint_ui_ms", painted - welcome);
 
     // The paced deltas began with the join; watch them from the first draft on.
     s.execute(STREAM_WATCH, json!([]))
@@ -337,6 +372,19 @@ fn web_process_kib(field: &str) -> Option<u64> {
         .and_then(|st| kib(&st, field))
 }
 
+/// The long session's entries found in a saved story: each story line `Line i:` once (and
+/// the last, marked one), and the dice lines.
+fn arrived_in(story: &str) -> usize {
+    let mut lines = std::collections::BTreeSet::new();
+    for part in story.split("Line ").skip(1) {
+        if let Some(Ok(i)) = part.split(':').next().map(str::parse::<u32>) {
+            lines.insert(i);
+        }
+    }
+    let last = usize::from(story.contains("LONG-LAST the end."));
+    lines.len() + last + story.matches("Ada rolls 1d100 → ").count()
+}
+
 /// 20,000 entries: story lines with a dice line after every fourth, the last one marked.
 fn long_lines() -> Vec<String> {
     // A state first, as an engine sends right after its replay: the lines below come live.
@@ -396,7 +444,8 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     let peer = rt
         .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
         .expect("the peer starts");
-    let s = open_studio_with(&[]);
+    let saves = studio_e2e::peers::fresh_dir("long-session-saves");
+    let s = open_studio_with(&[("STUDIO_SAVE_DIR", saves.to_str().expect("a UTF-8 path"))]);
     // The window alone, before any table: what the entries are measured against.
     wait_for(Duration::from_secs(30), "the connect screen", || {
         perf(&s, "connect_ready")
@@ -409,36 +458,31 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     let started = std::time::Instant::now();
     let deadline = started + Duration::from_secs(120);
     let mut said = started;
-    let arrived = loop {
-        let (entries, last) = s
+    loop {
+        let last = s
             .execute(
-                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return [Number(document.querySelector('#transcript').dataset.entries), last ? last.textContent : ''];",
+                "const all = document.querySelectorAll('.transcript .entry.narrative'); const last = all[all.length - 1]; return last ? last.textContent : '';",
                 json!([]),
             )
-            .ok()
-            .map(|v| (v[0].as_f64().unwrap_or(0.0), v[1].as_str().unwrap_or_default().to_string()))
-            .unwrap_or_default();
+            .expect("reading the last line drawn");
+        let last = last.as_str().expect("the last line's text");
         if last.contains("LONG-LAST") {
-            eprintln!(
-                "long session: all {entries} entries after {:?}",
-                started.elapsed()
-            );
-            break entries;
+            eprintln!("long session: the last line after {:?}", started.elapsed());
+            break;
         }
         if said.elapsed() > Duration::from_secs(5) {
             said = std::time::Instant::now();
-            eprintln!(
-                "long session: {entries} entries after {:?}",
-                started.elapsed()
-            );
+            eprintln!("long session: at {last:?} after {:?}", started.elapsed());
         }
         if std::time::Instant::now() > deadline {
-            // The model's length: story lines and dice lines.
-            break entries;
+            break;
         }
         std::thread::sleep(Duration::from_millis(500));
-    };
-    figure("long_entries_arrived", arrived);
+    }
+    // What arrived is counted in the model's whole story as Studio saves it, line by line
+    // against what the peer sent (not by a number the app writes about itself).
+    let arrived = arrived_in(&studio_e2e::play::saved_story(&s, &saves));
+    figure("long_entries_arrived", arrived as f64);
     let in_dom = s
         .execute(
             "return document.querySelectorAll('.transcript .entry').length;",

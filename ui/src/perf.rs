@@ -5,7 +5,9 @@
 //! `lw-bench-reducer` event whose `detail` is `{lines, millis}`: the page folds those server
 //! lines into a fresh session model, exactly as [`crate::store`] does with a batch, for `millis`,
 //! and writes frames per second to `__lwPerf.reducer_fps`; `lw-bench-memory` writes the size of
-//! the page's wasm memory to `__lwPerf.wasm_memory_bytes`. Nothing here reaches the network or
+//! the page's wasm memory to `__lwPerf.wasm_memory_bytes`; `lw-bench-hop` (`{typed, raw, millis}`:
+//! channel messages as [`ipc::hop`] makes them) times the page's share of the window's hop both
+//! ways, JavaScript's part included, to `__lwPerf.hop_typed_fps` and `hop_raw_fps`. Nothing here reaches the network or
 //! the backend, and a tier-2 panel page (another origin) cannot dispatch events on this window.
 
 use wasm_bindgen::prelude::*;
@@ -86,6 +88,25 @@ pub fn listen_for_bench() {
     let _ = window
         .add_event_listener_with_callback("lw-bench-reducer", handler.as_ref().unchecked_ref());
     handler.forget();
+    let hop = Closure::<dyn FnMut(web_sys::CustomEvent)>::new(|e: web_sys::CustomEvent| {
+        let detail = e.detail();
+        let list = |key: &str| -> Vec<String> {
+            js_sys::Reflect::get(&detail, &key.into())
+                .ok()
+                .map(|v| js_sys::Array::from(&v))
+                .map(|a| a.iter().filter_map(|l| l.as_string()).collect())
+                .unwrap_or_default()
+        };
+        let millis = js_sys::Reflect::get(&detail, &"millis".into())
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(1000.0);
+        let (typed, raw) = (list("typed"), list("raw"));
+        set("hop_typed_fps", hop_fps(&typed, millis, true), true);
+        set("hop_raw_fps", hop_fps(&raw, millis, false), true);
+    });
+    let _ = window.add_event_listener_with_callback("lw-bench-hop", hop.as_ref().unchecked_ref());
+    hop.forget();
     // `lw-bench-memory`: the size of this page's wasm memory, to `__lwPerf.wasm_memory_bytes`.
     let memory = Closure::<dyn FnMut()>::new(|| {
         let bytes = wasm_bindgen::memory()
@@ -113,6 +134,37 @@ fn reducer_fps(lines: &[String], millis: f64) -> f64 {
     let mut frames = 0usize;
     while now() - start < millis {
         frames += protocol::session::fold_lines(lines).1;
+    }
+    frames as f64 / ((now() - start) / 1000.0)
+}
+
+/// The page's share of the window's hop, for `millis`: frames per second. Each message goes
+/// through what the page does with it: Tauri hands the channel message over as a JavaScript
+/// value (a parse of its JSON), the bridge turns an object back into text (the typed way; a
+/// string is passed as it is), and Rust folds it into a fresh model.
+fn hop_fps(messages: &[String], millis: f64, typed: bool) -> f64 {
+    if messages.is_empty() {
+        return 0.0;
+    }
+    let start = now();
+    let mut frames = 0usize;
+    while now() - start < millis {
+        let texts: Vec<String> = messages
+            .iter()
+            .filter_map(|m| {
+                let value = js_sys::JSON::parse(m).ok()?;
+                if typed {
+                    js_sys::JSON::stringify(&value).ok().map(String::from)
+                } else {
+                    value.as_string()
+                }
+            })
+            .collect();
+        frames += if typed {
+            ipc::hop::fold_typed(&texts)
+        } else {
+            ipc::hop::fold_raw(&texts)
+        };
     }
     frames as f64 / ((now() - start) / 1000.0)
 }

@@ -244,7 +244,8 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         "(j) join paint",
         "join_paint_ms",
         &|v| {
-            format!("welcome → 30 lines, 200 dice and npc lines, state and manifest painted in {v:.0} ms")
+            let ui = got("join_paint_ui_ms").map_or("?".into(), |u| format!("{u:.0}"));
+            format!("the welcome leaving the table → 30 lines, 200 dice and npc lines, state and manifest painted in {v:.0} ms ({ui} ms of it in the page)")
         },
         &format!("<= {:.0} ms", W::JOIN_PAINT_GOAL_MS),
         &|v| v <= W::JOIN_PAINT_GOAL_MS,
@@ -253,14 +254,26 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
     let mean = got("stream_updates_per_frame_mean").unwrap_or(f64::NAN);
     let frames = got("stream_frames").unwrap_or(f64::NAN);
     let idle_fps = got("idle_fps").unwrap_or(f64::NAN);
+    // Not only "never more than one update a frame" (a stream throttled to two updates a second
+    // meets that): the text must move in nearly every frame, and the frames must keep coming.
+    let dropped_share = dropped / (frames + dropped);
     shown(
         "(k) streaming",
         "stream_updates_per_frame_max",
         &|v| {
-            format!("1,000 narrative_delta/s for 10 s: at most {v:.0} DOM updates in one animation frame (mean {mean:.2} over {frames:.0} frames painted), {dropped:.0} frames dropped (idle: {idle_fps:.0} frames/s)")
+            format!("1,000 narrative_delta/s for 10 s: at most {v:.0} DOM updates in one animation frame, the text moved in {:.0}% of the {frames:.0} frames painted, {dropped:.0} frames dropped ({:.1}%) (idle: {idle_fps:.0} frames/s)", mean * 100.0, dropped_share * 100.0)
         },
-        &format!("<= {:.0} per frame", W::STREAM_UPDATES_GOAL),
-        &|v| v <= W::STREAM_UPDATES_GOAL,
+        &format!(
+            "<= {:.0} update per frame, moving in >= {:.0}% of frames, <= {:.0}% dropped",
+            W::STREAM_UPDATES_GOAL,
+            W::STREAM_MOVING_GOAL * 100.0,
+            W::STREAM_DROPPED_GOAL * 100.0
+        ),
+        &|v| {
+            v <= W::STREAM_UPDATES_GOAL
+                && mean >= W::STREAM_MOVING_GOAL
+                && dropped_share <= W::STREAM_DROPPED_GOAL
+        },
     );
     shown(
         "(l) cold start",
@@ -303,11 +316,31 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         mib("long_wasm_memory_mib"),
         mib("long_wasm_memory_after_scroll_mib"),
     );
+    // The window's hop, both ways (issue 22): the backend's share natively plus the page's
+    // share in wasm in the WebView, per frame. Studio ships the typed shape; the figure keeps
+    // checking that it is the faster one.
+    let (typed_backend, raw_backend) = W::hop_backend_fps(&capture);
+    match (got("hop_typed_fps_wasm"), got("hop_raw_fps_wasm")) {
+        (Some(typed_page), Some(raw_page)) => {
+            let us = |backend: f64, page: f64| 1e6 / backend + 1e6 / page;
+            let (typed, raw) = (us(typed_backend, typed_page), us(raw_backend, raw_page));
+            println!(
+                "(n) the window's hop, per frame: typed frames (shipped) {typed:.2} µs (backend {:.0}k/s, page {:.0}k/s), raw lines {raw:.2} µs (backend {:.0}k/s, page {:.0}k/s) (target: shipped <= {:.2} × the other) {}",
+                typed_backend / 1e3,
+                typed_page / 1e3,
+                raw_backend / 1e3,
+                raw_page / 1e3,
+                W::HOP_MARGIN,
+                verdict(typed <= raw * W::HOP_MARGIN)
+            );
+        }
+        _ => println!("(n) the window's hop: not measured {}", verdict(false)),
+    }
     if missed == 0 {
-        println!("bench: all 15 targets met");
+        println!("bench: all 16 targets met");
         Ok(())
     } else {
-        Err(format!("bench: {missed} of 15 targets missed"))
+        Err(format!("bench: {missed} of 16 targets missed"))
     }
 }
 

@@ -14,6 +14,10 @@ pub const REDUCER_NATIVE_GOAL: f64 = 100_000.0;
 pub const REDUCER_WASM_GOAL: f64 = 50_000.0;
 pub const JOIN_PAINT_GOAL_MS: f64 = 100.0;
 pub const STREAM_UPDATES_GOAL: f64 = 1.0;
+/// While deltas arrive every millisecond, the share of painted frames whose text moved.
+pub const STREAM_MOVING_GOAL: f64 = 0.8;
+/// The share of the stream's frames that were dropped.
+pub const STREAM_DROPPED_GOAL: f64 = 0.05;
 pub const COLD_START_GOAL_MS: f64 = 1000.0;
 pub const LONG_SESSION_RSS_GOAL_MIB: f64 = 200.0;
 
@@ -47,6 +51,28 @@ pub fn reducer_native_fps(lines: &[String]) -> f64 {
             std::hint::black_box(protocol::session::fold_lines(std::hint::black_box(lines))).1;
     }
     frames as f64 / start.elapsed().as_secs_f64()
+}
+
+/// Frames per channel message in the hop's figures, as the window's figures use.
+const HOP_BATCH: usize = 10;
+/// The shipped shape of the window's hop may be at most this much slower than the other.
+pub const HOP_MARGIN: f64 = 1.05;
+
+/// The backend's share of the window's hop (decode, then serialise the batch), natively, 2 s
+/// each way: frames per second, typed then raw (see `ipc::hop`).
+pub fn hop_backend_fps(lines: &[String]) -> (f64, f64) {
+    let time = |make: fn(&[String], usize) -> Vec<String>| {
+        let (start, mut frames) = (Instant::now(), 0usize);
+        while start.elapsed().as_secs_f64() < 2.0 {
+            std::hint::black_box(make(std::hint::black_box(lines), HOP_BATCH));
+            frames += lines.len();
+        }
+        frames as f64 / start.elapsed().as_secs_f64()
+    };
+    (
+        time(ipc::hop::typed_batches),
+        time(ipc::hop::raw_batches),
+    )
 }
 
 /// Builds the UI and a release Studio, runs the window's figures, returns them by name.

@@ -168,13 +168,20 @@ fn campaign(bin_dir: &Path, name: &str, max_len: usize, secs: u64) -> Result<Row
     let run_secs = stat("stat::average_exec_per_sec:")
         .filter(|rate| *rate > 0)
         .map_or(secs, |rate| execs / rate);
-    let coverage = log
+    let coverage: u64 = log
         .lines()
         .rev()
         .find_map(|l| l.split(" cov: ").nth(1))
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+        .ok_or_else(|| format!("{name}: libFuzzer printed no coverage"))?;
+    // A run that reached no code (an uninstrumented build, a target that returns at once)
+    // proves nothing: it fails like a finding.
+    if execs == 0 || coverage == 0 {
+        return Err(format!(
+            "fuzz target {name} covered nothing ({execs} execs, coverage {coverage})"
+        ));
+    }
     Ok(Row {
         name: name.to_string(),
         execs,

@@ -16,6 +16,7 @@
 //! Argument structs derive no `Debug`: some carry an invite key or clipboard text.
 
 pub mod cmd;
+pub mod hop;
 pub mod pump;
 pub mod views;
 

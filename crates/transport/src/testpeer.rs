@@ -100,6 +100,9 @@ pub struct PeerState {
     pub gets: AtomicUsize,
     pub joins: AtomicUsize,
     pub puts: AtomicUsize,
+    /// When the last `welcome` was handed to the control stream: milliseconds since the Unix
+    /// epoch (the bench's join paint starts here, where the frame leaves the table).
+    pub welcome_sent_ms: Mutex<Option<f64>>,
 }
 
 impl PeerState {
@@ -279,6 +282,10 @@ async fn control(
     for line in &cfg.before_welcome {
         let _ = out.send(line.clone()).await;
     }
+    let sent = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    *state.welcome_sent_ms.lock().expect("peer state") = Some(sent);
     let _ = out.send(welcome.to_string()).await;
     for line in &cfg.after_welcome {
         let _ = out.send(line.clone()).await;

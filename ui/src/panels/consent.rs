@@ -136,18 +136,15 @@ fn size_text(bytes: u64) -> String {
 /// The notice's words for `raw` = "count|bytes"; `ask`: before the person has answered.
 fn notice_text(locale: Locale, raw: &str, ask: bool) -> String {
     let (count, bytes) = raw.split_once('|').unwrap_or((raw, "0"));
-    let size = size_text(bytes.parse().unwrap_or(0));
-    let plural = if count == "1" { "" } else { "s" };
-    match (locale, ask) {
-        (Locale::En, false) => format!(
-            "This room's packs run {count} panel page{plural} of their own ({size}), sandboxed with no network."
-        ),
-        (Locale::En, true) => format!(
-            "This room's packs bring {count} panel page{plural} with code of their own ({size}). They would run sandboxed, with no network."
-        ),
-        (Locale::Zh, false) => format!("此房间的扩展包自带 {count} 个面板页面（{size}），在无网络的沙箱中运行。"),
-        (Locale::Zh, true) => format!("此房间的扩展包带有 {count} 个含自有代码的面板页面（{size}），将在无网络的沙箱中运行。"),
-    }
+    let key = match (ask, count == "1") {
+        (false, true) => "panels.notice_runs_one",
+        (false, false) => "panels.notice_runs_many",
+        (true, true) => "panels.notice_ask_one",
+        (true, false) => "panels.notice_ask_many",
+    };
+    tr(locale, key)
+        .replace("{count}", count)
+        .replace("{size}", &size_text(bytes.parse().unwrap_or(0)))
 }
 
 /// The tray's lines: the stall notice, and this room's question or its answer.

@@ -13,6 +13,8 @@
 
 mod consent;
 mod host;
+mod intents;
+pub use intents::IntentPrompt;
 pub mod text;
 mod tier2;
 
@@ -403,68 +405,5 @@ pub fn ModalHost(table: Table) -> impl IntoView {
                 </div>
             }
         })
-    }
-}
-
-/// "Probe wants to send: …  Send / Dismiss" — drawn by the host, never by the panel; and the
-/// count of what panels tried to send without the person.
-#[component]
-pub fn IntentPrompt(table: Table) -> impl IntoView {
-    let c = ctx();
-    let locale = locale();
-    let current = Memo::new(move |_| c.gate.with(|g| g.prompt().cloned()));
-    let dropped = Memo::new(move |_| c.gate.with(|g| (g.dropped, g.last_dropped_panel.clone())));
-    // A panel that left the manifest takes its waiting prompt with it.
-    let ids = Memo::new(move |_| {
-        table
-            .model
-            .with(|m| m.panels.iter().map(|p| p.id.clone()).collect::<Vec<_>>())
-    });
-    Effect::new(move |_| {
-        let ids = ids.get();
-        c.gate.update(|g| g.keep_panels(&ids));
-    });
-    let title_of = move |id: &str| {
-        table.model.with(|m| {
-            m.panels
-                .iter()
-                .find(|p| p.id == id)
-                .map(|p| p.title.pick(locale.get().code()).to_owned())
-                .unwrap_or_else(|| id.to_owned())
-        })
-    };
-    view! {
-        {move || current.get().map(|p| {
-            let text = intent_gate::shown(&p.kind, &p.value);
-            let command = intent_gate::is_command(&p.value);
-            let id = p.id;
-            view! {
-                <div class="lw-intent-prompt card" role="alertdialog" id="intent-prompt" data-panel=p.panel.clone()>
-                    <p><strong class="lw-intent-panel">{title_of(&p.panel)}</strong>" "{move || tr(locale.get(), "panels.wants_to_send")}</p>
-                    <pre class="lw-intent-text" id="intent-text">{text}</pre>
-                    {command.then(|| view! { <p class="lw-intent-warn">{move || tr(locale.get(), "panels.is_command")}</p> })}
-                    <div class="lw-intent-actions">
-                        <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || tr(locale.get(), "panels.send")}</button>
-                        <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || tr(locale.get(), "panels.dismiss")}</button>
-                    </div>
-                </div>
-            }
-        })}
-        {move || {
-            let (n, panel) = dropped.get();
-            (n > 0).then(|| {
-                let who = panel.map(|p| title_of(&p)).unwrap_or_default();
-                let text = match locale.get() {
-                    Locale::En => format!("Blocked {n} message{} {who} tried to send without you.", if n == 1 { "" } else { "s" }),
-                    Locale::Zh => format!("已拦截 {who} 未经你同意尝试发送的 {n} 条消息。"),
-                };
-                view! {
-                    <div class="lw-intent-dropped" id="intent-dropped" data-count=n.to_string() role="status">
-                        <span>{text}</span>
-                        <button class="link" on:click=move |_| c.gate.update(IntentGate::clear_dropped)>{move || tr(locale.get(), "panels.dismiss")}</button>
-                    </div>
-                }
-            })
-        }}
     }
 }

@@ -36,6 +36,32 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
                 "This is a command: it runs at the table with your rights.",
                 "这是一条命令：它会以你的权限在牌桌上执行。",
             ),
+            // `{count}` panel pages, `{size}` their size: one key per plural form.
+            "panels.notice_runs_one" => (
+                "This room's packs run {count} panel page of their own ({size}), sandboxed with no network.",
+                "此房间的扩展包自带 {count} 个面板页面（{size}），在无网络的沙箱中运行。",
+            ),
+            "panels.notice_runs_many" => (
+                "This room's packs run {count} panel pages of their own ({size}), sandboxed with no network.",
+                "此房间的扩展包自带 {count} 个面板页面（{size}），在无网络的沙箱中运行。",
+            ),
+            "panels.notice_ask_one" => (
+                "This room's packs bring {count} panel page with code of their own ({size}). They would run sandboxed, with no network.",
+                "此房间的扩展包带有 {count} 个含自有代码的面板页面（{size}），将在无网络的沙箱中运行。",
+            ),
+            "panels.notice_ask_many" => (
+                "This room's packs bring {count} panel pages with code of their own ({size}). They would run sandboxed, with no network.",
+                "此房间的扩展包带有 {count} 个含自有代码的面板页面（{size}），将在无网络的沙箱中运行。",
+            ),
+            // `{n}` messages a panel `{who}` tried to send.
+            "panels.dropped_one" => (
+                "Blocked {n} message {who} tried to send without you.",
+                "已拦截 {who} 未经你同意尝试发送的 {n} 条消息。",
+            ),
+            "panels.dropped_many" => (
+                "Blocked {n} messages {who} tried to send without you.",
+                "已拦截 {who} 未经你同意尝试发送的 {n} 条消息。",
+            ),
             _ => return None,
     })
 }

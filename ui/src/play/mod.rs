@@ -3,6 +3,7 @@
 mod character;
 mod clip;
 mod dice;
+mod entry;
 mod gallery;
 mod input;
 mod sidebar;

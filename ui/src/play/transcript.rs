@@ -5,17 +5,15 @@
 
 use leptos::html::Div;
 use leptos::prelude::*;
-use protocol::frame::{Speaker, TextFormat};
+
 use protocol::session::export::entry_matches;
-use protocol::session::{sanitize_text, Entry, EntryBody, InputFailure};
+use protocol::session::sanitize_text;
 use wasm_bindgen::JsCast;
 
-use super::dice::DiceLine;
+use super::entry::EntryView;
 use super::virtual_list::{self, Heights};
 use crate::i18n::{tr, Locale};
-use crate::markdown::markdown;
 use crate::store::{now_ms, Table};
-use crate::templates::UiBlocksView;
 
 /// The flex gap between entries (`.transcript-inner`, .8rem).
 const GAP: f64 = 12.8;
@@ -303,103 +301,6 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 })}
             </div>
         </div>
-    }
-}
-
-#[component]
-fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
-    let locale = use_context::<RwSignal<Locale>>().expect("locale");
-    match entry.body {
-        EntryBody::Narrative(line) => {
-            let speaker = line.speaker.as_str().to_string();
-            let name =
-                line.name
-                    .as_deref()
-                    .map(sanitize_text)
-                    .unwrap_or_else(|| match line.speaker {
-                        Speaker::Kp => "Keeper".into(),
-                        Speaker::System => String::new(),
-                        _ => String::new(),
-                    });
-            let text = sanitize_text(&line.text);
-            let body = if line.format == TextFormat::Plain && !line.draft {
-                view! { <p>{text}</p> }.into_any()
-            } else {
-                markdown(&text).into_any()
-            };
-            view! {
-                <article class="entry narrative" data-speaker=speaker class:draft=line.draft>
-                    {(!name.is_empty()).then(|| view! { <header class="speaker">{name}</header> })}
-                    <div class="body">{body}</div>
-                </article>
-            }
-            .into_any()
-        }
-        EntryBody::Dice(dice) => view! { <DiceLine dice=*dice/> }.into_any(),
-        EntryBody::System {
-            level,
-            text,
-            spinner,
-        } => view! {
-            <p class="entry system" data-level=level.as_str().to_string() class:spinner=spinner>
-                {sanitize_text(&text)}
-            </p>
-        }
-        .into_any(),
-        EntryBody::Error { code, message } => view! {
-            <p class="entry error" data-code=code.as_str().to_string()>{sanitize_text(&message)}</p>
-        }
-        .into_any(),
-        EntryBody::Ui(ui) => view! {
-            <div class="entry ui-inline"><UiBlocksView blocks=ui.blocks on_choice=on_choice/></div>
-        }
-        .into_any(),
-        EntryBody::TitleCard(card) => {
-            let mut line = String::new();
-            if let Some(act) = card.act.as_deref() {
-                line.push_str(&sanitize_text(act));
-                line.push_str(" · ");
-            }
-            line.push_str(&sanitize_text(&card.title));
-            view! { <p class="entry title-line">"— "{line}" —"</p> }.into_any()
-        }
-        EntryBody::PendingInput(pending) => {
-            let lost = pending.failed == Some(InputFailure::NotDelivered);
-            let failure = pending.failed.map(|f| match f {
-                InputFailure::Refused { message, .. } => sanitize_text(&message),
-                InputFailure::TimedOut => tr(locale.get_untracked(), "input.timeout").to_string(),
-                InputFailure::NotDelivered => {
-                    tr(locale.get_untracked(), "input.not_delivered").to_string()
-                }
-            });
-            let failed = failure.is_some();
-            let key = entry.key;
-            let text = pending.text.clone();
-            let table = use_context::<crate::store::Table>();
-            view! {
-                <article class="entry narrative pending" data-speaker="player" class:failed=failed class:lost=lost>
-                    <div class="body"><p>{sanitize_text(&pending.text)}</p></div>
-                    <footer class="pending-note">
-                        {failure.unwrap_or_else(|| tr(locale.get_untracked(), "input.sending").to_string())}
-                        {(lost && table.is_some()).then(|| {
-                            let table = table.expect("checked");
-                            let again = text.clone();
-                            view! {
-                                " · "
-                                <button class="link retry-line" on:click=move |_| table.retry(key, again.clone(), false)>
-                                    {tr(locale.get_untracked(), "input.retry")}
-                                </button>
-                                " · "
-                                <button class="link edit-line" on:click=move |_| table.retry(key, text.clone(), true)>
-                                    {tr(locale.get_untracked(), "input.edit")}
-                                </button>
-                            }
-                        })}
-                    </footer>
-                </article>
-            }
-            .into_any()
-        }
     }
 }
 
