@@ -69,10 +69,7 @@ pub fn hop_backend_fps(lines: &[String]) -> (f64, f64) {
         }
         frames as f64 / start.elapsed().as_secs_f64()
     };
-    (
-        time(ipc::hop::typed_batches),
-        time(ipc::hop::raw_batches),
-    )
+    (time(ipc::hop::typed_batches), time(ipc::hop::raw_batches))
 }
 
 /// Builds the UI and a release Studio, runs the window's figures, returns them by name.

@@ -112,7 +112,10 @@ mod tests {
     #[test]
     fn both_ways_apply_the_same_frames() {
         let typed = fold_typed(&typed_batches(&lines(), 2));
-        let raw: Vec<String> = raw_batches(&lines(), 2).iter().map(|b| unquote(b)).collect();
+        let raw: Vec<String> = raw_batches(&lines(), 2)
+            .iter()
+            .map(|b| unquote(b))
+            .collect();
         assert_eq!(typed, 3);
         assert_eq!(fold_raw(&raw), typed);
     }
