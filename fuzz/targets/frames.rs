@@ -1,9 +1,11 @@
 //! The control stream as a peer could send it, along the app's own path: bytes cut into
-//! arbitrary reads and framed into lines (transport), decoded (the backend), encoded for the
-//! window and read back (the IPC hop), sanitised and decoded again (the UI store), folded into
+//! arbitrary reads and framed into lines (transport), decoded (the backend), batched for the
+//! window as the line itself and read back (the IPC hop, `ipc::PumpBatch`), sanitised and
+//! decoded again (the UI store), folded into
 //! the session reducer; then the transcript exported the two ways a person can save it.
 //! Any panic, overflow or debug assertion is a finding, and so is a broken invariant:
-//! - decode ∘ encode is the identity on every frame the backend decoded;
+//! - the window reads every frame the backend decoded as the same frame, and a batch keeps
+//!   its items apart and in order;
 //! - the sanitiser leaves no control or bidi character in any string or key;
 //! - the reducer keeps its transcript keys non-zero and strictly increasing (its lookups
 //!   binary-search on them), never reuses a key, and closes every replay window by time.
@@ -11,7 +13,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use protocol::codec::{decode_server, decode_server_value, encode_line, LineEvent, LineSplitter};
+use ipc::{PumpBatch, PumpEvent, PumpItem, Status};
+use protocol::codec::{decode_server, decode_server_value, LineEvent, LineSplitter};
 use protocol::session::export::{entry_matches, to_html, to_markdown};
 use protocol::session::{sanitize_value, SessionModel};
 use serde_json::Value;
@@ -50,15 +53,27 @@ impl App {
         let Ok(frame) = decode_server(line) else {
             return;
         };
-        // The IPC hop: the frame as the window receives it, exactly.
-        let sent = encode_line(&frame);
-        let again = decode_server(&sent).expect("an encoded frame decodes");
-        assert_eq!(
-            again, frame,
-            "a frame changed on its way to the window: {sent}"
-        );
-        // The UI store: parse, sanitise every string, decode, apply.
-        let mut value: Value = serde_json::from_str(&sent).expect("an encoded frame parses");
+        // The IPC hop: the line between two events, as a channel message (a JSON string).
+        let mut batch = PumpBatch::default();
+        let status = PumpEvent::Status(Status::Connecting);
+        batch.event(&status);
+        batch.frame(line);
+        batch.event(&status);
+        let text: String = serde_json::to_string(&batch)
+            .and_then(|json| serde_json::from_str(&json))
+            .expect("a batch is a JSON string");
+        let mut items: Vec<PumpItem> = PumpBatch::items(&text).collect();
+        assert_eq!(items.len(), 3, "a batch of three read as {items:?}");
+        assert_eq!(items[0], PumpItem::Event(status.clone()));
+        assert_eq!(items[2], PumpItem::Event(status));
+        let mut value = match items.remove(1) {
+            PumpItem::Frame(value) => value,
+            other => panic!("the frame was read as {other:?}"),
+        };
+        // The UI store: what it parsed is what the backend decoded, before the sanitiser.
+        let again = decode_server_value(value.clone()).expect("the window's frame decodes");
+        assert_eq!(again, frame, "a frame changed on its way to the window: {line}");
+        // Then it sanitises every string, decodes, applies.
         sanitize_value(&mut value);
         assert_clean(&value);
         let Ok(frame) = decode_server_value(value) else {

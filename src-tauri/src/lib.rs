@@ -68,6 +68,10 @@ macro_rules! studio_commands {
             hosting::watch_hosting,
             hosting::stop_hosting,
             hosting::restart_hosting,
+            hosting::hosted_tables,
+            hosting::open_hosted_folder,
+            hosting::delete_hosted_table,
+            hosting::pick_engine,
         ]
     };
 }

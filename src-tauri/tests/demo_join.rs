@@ -31,7 +31,7 @@ async fn demo_table_joins_in_process_and_replays() {
     let mut seen = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while let Ok(Some(event)) = tokio::time::timeout_at(deadline, events.recv()).await {
-        if let SessionEvent::Frame(f) = event {
+        if let SessionEvent::Frame(f, _) = event {
             let manifest = matches!(f, ServerFrame::UiManifest(_));
             seen.push(f.tag().to_string());
             if manifest {

@@ -51,7 +51,7 @@ fn a_key_deleted_mid_session_returns_the_player_to_the_connect_screen() {
     rt.block_on(async {
         let end = Instant::now() + Duration::from_secs(15);
         while Instant::now() < end {
-            if let Ok(Some(SessionEvent::Frame(ServerFrame::AdminKeys(k)))) =
+            if let Ok(Some(SessionEvent::Frame(ServerFrame::AdminKeys(k), _))) =
                 tokio::time::timeout(Duration::from_secs(1), events.recv()).await
             {
                 let listed = serde_json::to_string(&k).unwrap();

@@ -7,9 +7,10 @@
 use std::time::{Duration, Instant};
 
 use studio_e2e::hosting::{
-    alive, choose_engine, dom, holds, host, keeper_key, pid, state, table_dir, wait_gone,
-    wait_ticket,
+    alive, choose_engine, dom, holds, host, keeper_key, open_host_panel, pid, state, table_dir,
+    wait_gone, wait_ticket,
 };
+use studio_e2e::keeper::{click, clipboard_text, fill, paste, wait_text};
 use studio_e2e::peers::fresh_dir;
 use studio_e2e::play::{play_turn, wait_online};
 use studio_e2e::{logs, open_studio_with, out_dir, wait_for};
@@ -115,6 +116,43 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
         "a second engine was started for a table served"
     );
 
+    // Copy invite…: the invites screen opens for a player key; minting it copies the ticket
+    // and the key as one invite.
+    s.click(&s.find("#hosting-invite").expect("Copy invite…"));
+    wait_for(
+        Duration::from_secs(10),
+        "the invites screen, asking",
+        || s.find("#invite-hint"),
+    );
+    fill(&s, "#mint-name", "Robin");
+    click(&s, "#mint");
+    let minted = wait_text(&s, "#minted-key", "the minted key", |k| !k.is_empty());
+    let invite = wait_for(
+        Duration::from_secs(10),
+        "the invite on the clipboard",
+        || {
+            let c = clipboard_text();
+            (c.contains(&ticket) && c.contains(&minted)).then_some(c)
+        },
+    );
+    assert!(
+        s.find("#invite-hint").is_none(),
+        "the invites screen still asks after copying"
+    );
+    click(&s, "#reveal-done");
+
+    // A second window joins with it, as the player.
+    let player_data = dir.join("player");
+    let player = open_studio_with(&[("STUDIO_DATA_DIR", player_data.to_str().unwrap())]);
+    paste(&player, "#ticket", &invite);
+    click(&player, "#join");
+    wait_online(&player, Duration::from_secs(30));
+    let role = player
+        .find(".status-role")
+        .map(|r| player.text(&r))
+        .unwrap_or_default();
+    assert!(role.contains("Robin") && role.contains("player"), "{role}");
+
     // Stop hosting: SIGTERM, and the engine's process is gone (the engine closes cleanly on
     // it, well before the 10 s SIGKILL fallback).
     s.click(&s.find("#hosting-stop").expect("Stop hosting"));
@@ -130,14 +168,41 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     wait_for(Duration::from_secs(10), "the strip to go", || {
         s.find("#hosting-strip").is_none().then_some(())
     });
+    // The player's window says the table went away (and keeps trying).
+    wait_for(
+        Duration::from_secs(15),
+        "the player's window to lose the table",
+        || {
+            let conn = player.find(".status-conn")?;
+            (player.attr(&conn, "data-state").as_deref() == Some("reconnecting")).then_some(())
+        },
+    );
+    player.screenshot(&out_dir().join("hosting-player-table-gone.png"));
 
-    // Host again: the same table, the same ticket.
-    let again = host(&s, "Evening Table");
+    // Host again, from the list of hosted tables: the same table, the same ticket.
+    open_host_panel(&s);
+    let row = "#hosted-tables .hosted-table[data-name='Evening Table']";
+    let listed = wait_text(&s, row, "Evening Table in the hosted tables", |t| {
+        t.contains("Evening Table")
+    });
+    assert!(
+        listed.contains(&table.display().to_string()),
+        "the row names its folder: {listed}"
+    );
+    let mode = s
+        .find(&format!("{row} .hosted-mode"))
+        .expect("the row's mode");
+    // Hosting again keeps the mode: never the Internet (public relays) in a test.
+    assert_eq!(s.attr(&mode, "data-local").as_deref(), Some("true"));
+    click(&s, &format!("{row} .hosted-host"));
+    let again = wait_ticket(&s);
     assert_eq!(
         again, ticket,
         "hosting the same table again changed its ticket"
     );
     wait_online(&s, Duration::from_secs(30));
+    // The player's Studio reconnects by itself, to the same ticket.
+    wait_online(&player, Duration::from_secs(30));
     let second = pid(&table);
     assert!(alive(second) && second != engine, "a new engine runs");
     assert!(
@@ -154,6 +219,7 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     );
     eprintln!("quit → engine gone {} ms", gone.as_millis());
     logs::assert_absent(&data, &key, "the keeper key");
+    drop(player);
 }
 
 #[test]
@@ -189,12 +255,43 @@ fn a_killed_engine_shows_crashed_with_its_last_lines_and_restart_works() {
     // The keeper's seat reconnects by itself to the same ticket.
     wait_online(&s, Duration::from_secs(45));
     assert!(state(&s).starts_with("Serving"));
-    drop(s);
+
+    // Deleting a hosted table: refused while it is hosted, armed only by its exact name.
+    let row = "#hosted-tables .hosted-table[data-name='Crash Table']";
+    let arm = |typed: &str| {
+        open_host_panel(&s);
+        click(&s, &format!("{row} .hosted-delete"));
+        fill(&s, &format!("{row} .hosted-typed"), typed);
+        s.find(&format!("{row} .hosted-delete-yes"))
+            .expect("the delete button")
+    };
+    s.click(&s.find("#leave").expect("Leave"));
+    let yes = arm("crash table");
+    assert!(!s.is_enabled(&yes), "a wrong name armed the delete");
+    fill(&s, &format!("{row} .hosted-typed"), "Crash Table");
+    assert!(s.is_enabled(&yes), "the exact name did not arm the delete");
+    s.click(&yes);
+    wait_text(&s, "#hosted-tables .problem", "the refusal", |t| {
+        t.contains("being hosted")
+    });
+    assert!(
+        table.join("keys.toml").is_file(),
+        "a hosted table's folder was deleted"
+    );
+    s.click(&s.find("#host-back").expect("Back"));
+    s.click(&s.find("#hosting-stop").expect("Stop hosting"));
     wait_gone(
         second,
-        Duration::from_secs(10),
-        "the engine to end with Studio",
+        Duration::from_secs(5),
+        "the engine to end after Stop",
     );
+    let yes = arm("Crash Table");
+    s.click(&yes);
+    wait_for(Duration::from_secs(10), "the row to go", || {
+        s.find(row).is_none().then_some(())
+    });
+    assert!(!table.exists(), "the table's folder is still there");
+    drop(s);
 }
 
 #[test]

@@ -11,6 +11,9 @@
 //!   the state and the manifest painted;
 //! - streaming: 1,000 `narrative_delta`/s for 10 s → DOM updates per animation frame and
 //!   frames dropped;
+//! - hosting: Host → the keeper online at the real engine (loopback), split by the backend's
+//!   log line (probe, engine start → ticket, ticket → joined), and Stop → the process gone;
+//!   twice: a first host (the engine's keystore made) and a host again;
 //! - a long session: 20,000 entries → the WebView process's resident memory, the entries in
 //!   the DOM, and a scroll from the bottom to the top.
 
@@ -247,7 +250,7 @@ fn webview_figures() {
         });
     }
     figure("reducer_wasm_fps", fps);
-    // The window's hop both ways (typed frames as shipped, raw lines as the alternative), the
+    // The window's hop both ways (raw lines as shipped, typed frames as the alternative), the
     // page's share, on the capture in batches of 10: after the reducer's warm-up.
     let (typed, raw) = (
         ipc::hop::typed_batches(&capture, HOP_BATCH),
@@ -321,6 +324,7 @@ fn webview_figures() {
     }
     drop(s);
     rt.block_on(peer.shutdown());
+    hosting_figures();
     if only != "short" {
         long_session(&rt);
     }
@@ -543,4 +547,83 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     }
     drop(s);
     rt.block_on(peer.shutdown());
+}
+
+/// `name=<number>` in a log line.
+fn field(line: &str, name: &str) -> Option<f64> {
+    let at = line.find(&format!("{name}="))? + name.len() + 1;
+    line[at..]
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Hosts the real engine (this machine only) twice from a fresh profile: click → keeper
+/// online, the backend's split, and Stop → process gone, each the slower of the two.
+fn hosting_figures() {
+    use studio_e2e::hosting::{host, pid, table_dir, wait_gone};
+    let dir = studio_e2e::peers::fresh_dir("bench-hosting");
+    let data = dir.join("studio");
+    let s = open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().expect("a UTF-8 path"))]);
+    let table = table_dir(&data, "bench-table");
+    let mut worst = [0.0f64; 5];
+    for round in 1..=2 {
+        let clicked = std::time::Instant::now();
+        host(&s, "Bench Table");
+        studio_e2e::play::wait_online(&s, Duration::from_secs(30));
+        let joined = clicked.elapsed().as_secs_f64() * 1000.0;
+        let needle = "hosting: joined the hosted table as keeper";
+        let line = wait_for(
+            Duration::from_secs(10),
+            "the backend's hosting line",
+            || {
+                let lines: Vec<String> = studio_e2e::logs::files(&data)
+                    .into_iter()
+                    .flat_map(|(_, t)| {
+                        t.lines()
+                            .filter(|l| l.contains(needle))
+                            .map(String::from)
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+                (lines.len() >= round).then(|| lines[round - 1].clone())
+            },
+        );
+        let split = ["probe_ms", "start_to_ticket_ms", "ticket_to_joined_ms"]
+            .map(|n| field(&line, n).unwrap_or_else(|| panic!("no {n} in {line}")));
+        let engine = pid(&table);
+        s.click(&s.find("#hosting-stop").expect("Stop hosting"));
+        let stopped = wait_gone(
+            engine,
+            Duration::from_secs(15),
+            "the engine to end after Stop",
+        );
+        eprintln!("hosting round {round}: joined {joined:.0} ms {split:?}, stop {stopped:?}");
+        let now = [
+            joined,
+            split[0],
+            split[1],
+            split[2],
+            stopped.as_secs_f64() * 1000.0,
+        ];
+        for (w, v) in worst.iter_mut().zip(now) {
+            *w = w.max(v);
+        }
+        wait_for(Duration::from_secs(10), "the connect screen", || {
+            s.find("#join")
+        });
+    }
+    for (name, v) in [
+        "hosting_joined_ms",
+        "hosting_probe_ms",
+        "hosting_start_to_ticket_ms",
+        "hosting_ticket_to_joined_ms",
+        "hosting_stop_ms",
+    ]
+    .into_iter()
+    .zip(worst)
+    {
+        figure(name, v);
+    }
 }

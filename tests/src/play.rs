@@ -43,10 +43,17 @@ pub fn transcript(s: &Session) -> Vec<Line> {
         .as_array()
         .unwrap_or_else(|| panic!("the transcript is not a list: {v}"));
     rows.iter()
-        .map(|r| Line {
-            class: r[0].as_str().unwrap_or_default().to_string(),
-            speaker: r[1].as_str().unwrap_or_default().to_string(),
-            text: r[2].as_str().unwrap_or_default().to_string(),
+        .map(|r| {
+            let field = |i: usize| {
+                r[i].as_str()
+                    .unwrap_or_else(|| panic!("a transcript row's field {i} is not text: {r}"))
+                    .to_string()
+            };
+            Line {
+                class: field(0),
+                speaker: field(1),
+                text: field(2),
+            }
         })
         .collect()
 }

@@ -195,7 +195,10 @@ impl Session {
     /// Like [`Self::text`], with the error returned: for a window that may be gone (a drop).
     pub fn try_text(&self, el: &Element) -> Result<String, String> {
         match self.try_call("GET", &format!("/element/{}/text", el.0), Value::Null) {
-            Ok(v) => Ok(v.as_str().unwrap_or_default().to_string()),
+            Ok(v) => v
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("the element's text is not text: {v}")),
             Err(f) if f.code == STALE => Ok(String::new()),
             Err(f) => Err(format!("reading the text: {}", f.text)),
         }

@@ -25,7 +25,7 @@ mod tests;
 
 use leptos::prelude::*;
 
-use store::{AppOwner, ConnectNotice, Screen, StallNotice};
+use store::{AppOwner, ConnectNotice, InviteAsked, Screen, StallNotice};
 
 /// Every strings table, registered here and nowhere else (`i18n` knows no feature).
 const STRINGS: &[i18n::Strings] = &[
@@ -87,6 +87,7 @@ fn App() -> impl IntoView {
     provide_context(screen);
     provide_context(ConnectNotice(RwSignal::new(None)));
     provide_context(StallNotice(RwSignal::new(None)));
+    provide_context(InviteAsked(RwSignal::new(false)));
     answer_heartbeat();
     hosting::HostingCtx::provide();
     play::restore_sound();

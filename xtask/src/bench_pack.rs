@@ -80,7 +80,7 @@ pub async fn save_to_manifest_ms(work: &Path) -> Result<f64, String> {
                 .await
                 .map_err(|_| format!("no manifest within 5 s of save {i}"))?
                 .ok_or("the session ended")?;
-            if let SessionEvent::Frame(ServerFrame::UiManifest(m)) = event {
+            if let SessionEvent::Frame(ServerFrame::UiManifest(m), _) = event {
                 if m.panels.iter().any(|p| p.title.pick("en") == title) {
                     times.push(start.elapsed().as_secs_f64() * 1000.0);
                     break;

@@ -70,7 +70,7 @@ pub fn child(args: &[String]) -> Result<(), String> {
                 .await
                 .map_err(|_| "no welcome within 10 s")?
                 .ok_or("the session ended")?;
-            if let SessionEvent::Frame(ServerFrame::Welcome(_)) = e {
+            if let SessionEvent::Frame(ServerFrame::Welcome(_), _) = e {
                 break;
             }
         }

@@ -20,6 +20,10 @@ pub const STREAM_MOVING_GOAL: f64 = 0.8;
 pub const STREAM_DROPPED_GOAL: f64 = 0.05;
 pub const COLD_START_GOAL_MS: f64 = 1000.0;
 pub const LONG_SESSION_RSS_GOAL_MIB: f64 = 200.0;
+/// Host a table → the keeper joined, with the engine installed (issue 25).
+pub const HOST_JOINED_GOAL_MS: f64 = 5000.0;
+/// Stop hosting → the engine's process gone (the SIGTERM path).
+pub const HOST_STOP_GOAL_MS: f64 = 2000.0;
 
 /// The engine capture's server frames, as the compact lines the engine puts on the wire.
 pub fn capture_lines() -> Result<Vec<String>, String> {

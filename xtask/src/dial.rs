@@ -137,7 +137,7 @@ async fn dial(args: Args) -> Result<(), String> {
 /// Prints one event; `Some` when the session has ended for good.
 fn report(event: SessionEvent) -> Option<Result<(), String>> {
     match event {
-        SessionEvent::Frame(frame) => print!("{}", encode_line(&frame)),
+        SessionEvent::Frame(frame, _) => print!("{}", encode_line(&frame)),
         SessionEvent::DecodeError(e) => eprintln!("dial: undecodable line skipped: {e}"),
         SessionEvent::Oversize { discarded } => {
             eprintln!("dial: line over 1 MiB skipped ({discarded} bytes)")

@@ -1,9 +1,11 @@
 //! Hosting the real engine, the part with no window and no socket: where Studio finds an engine
 //! ([`engine`]), what its `--version` probe means ([`probe`]), the hosting state machine
-//! ([`state`]) and the engine's log, kept as its last lines with secrets redacted ([`log`]).
+//! ([`state`]), the engine's log, kept as its last lines with secrets redacted ([`log`]), and the
+//! hosted tables a profile keeps ([`tables`]).
 //! The backend (`src-tauri/src/hosting/`) starts, watches and stops the process with these.
 
 pub mod engine;
 pub mod log;
 pub mod probe;
 pub mod state;
+pub mod tables;

@@ -132,6 +132,15 @@ commands! {
     StopHosting = "stop_hosting" {} -> bool;
     /// Starts the hosted engine again (same folder, same ticket) after it crashed.
     RestartHosting = "restart_hosting" {} -> ();
+    /// The hosted tables this profile keeps, the most recently used first.
+    HostedTables = "hosted_tables" {} -> Vec<HostedTable>;
+    /// Opens hosted table `name`'s folder in the file manager; the reply is its path.
+    OpenHostedFolder = "open_hosted_folder" { name: String } -> String;
+    /// Deletes hosted table `name` and everything in its folder (keys, rooms, saved story);
+    /// `typed` must be its name, exactly. Refused while it is hosted.
+    DeleteHostedTable = "delete_hosted_table" { name: String, typed: String } -> ();
+    /// Asks for an engine: its source folder (`folder`) or its executable.
+    PickEngine = "pick_engine" { folder: bool } -> Option<String>;
 
     // The pack bench.
     /// The pack folder given on the command line, once.

@@ -1,20 +1,30 @@
-//! The window's hop measured both ways, for `cargo xtask bench` (issue 22's question: would
-//! passing the raw sanitised line to the UI, parsed once in wasm, be faster end to end?).
+//! The window's hop measured both ways, for `cargo xtask bench` (issue 22's question: is
+//! passing the raw line to the UI, parsed once in wasm, faster end to end? It was: 6.8 µs a
+//! frame against 10.9, so Studio ships it, and figure (n) keeps checking it stays the faster).
 //!
-//! - **typed** (what Studio ships): the backend's decoded frames serialised as a [`PumpBatch`];
-//!   the page turns the channel message into JSON text, parses it, sanitises each frame's value,
-//!   decodes it and applies it.
-//! - **raw** (the alternative at its most favourable): the backend forwards the lines it read,
-//!   one newline-joined string per batch; the page splits, parses, sanitises, decodes, applies.
+//! - **raw** (what Studio ships, [`PumpBatch`]): the backend forwards the lines it read; the
+//!   page splits them, parses each once, sanitises, decodes, applies.
+//! - **typed** (the alternative): the backend's decoded frames serialised as a JSON array; the
+//!   page gets them from Tauri as an object, turns that into text again, parses it, sanitises
+//!   each frame's value, decodes and applies it.
 //!
 //! The backend decodes every line either way (it routes frames and answers pings), so its share
-//! here is only what each shape adds: serialising the frames, or joining and escaping the lines.
+//! here is only what each shape adds: joining the lines, or serialising the frames.
 
 use protocol::codec::decode_server;
 use protocol::session::{sanitize_value, SessionModel};
+use protocol::ServerFrame;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::pump::{PumpBatch, PumpEvent};
+use crate::pump::{PumpBatch, PumpItem};
+
+/// The typed alternative's event: a frame, serialised as the channel once carried it.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Typed<F> {
+    Frame(F),
+}
 
 /// The backend's share, typed: `lines` decoded, cut into batches of `per`, each serialised as
 /// the channel message. Lines that do not decode are left out (the app sends a reason instead).
@@ -22,68 +32,66 @@ pub fn typed_batches(lines: &[String], per: usize) -> Vec<String> {
     lines
         .chunks(per.max(1))
         .map(|chunk| {
-            let batch: PumpBatch = chunk
+            let batch: Vec<Typed<ServerFrame>> = chunk
                 .iter()
                 .filter_map(|l| decode_server(l).ok())
-                .map(PumpEvent::Frame)
+                .map(Typed::Frame)
                 .collect();
             serde_json::to_string(&batch).expect("a batch serialises")
         })
         .collect()
 }
 
-/// The backend's share, raw: the same lines decoded (as the backend must), cut into batches
-/// of `per`, each forwarded as one newline-joined string (serialised: a JSON string).
+/// The backend's share, raw (shipped): the same lines decoded (as the backend must), cut into
+/// batches of `per`, each a [`PumpBatch`] serialised as the channel message (a JSON string).
 pub fn raw_batches(lines: &[String], per: usize) -> Vec<String> {
     lines
         .chunks(per.max(1))
         .map(|chunk| {
-            let kept: Vec<&str> = chunk
-                .iter()
-                .filter(|l| decode_server(l).is_ok())
-                .map(String::as_str)
-                .collect();
-            serde_json::to_string(&kept.join("\n")).expect("a string serialises")
+            let mut batch = PumpBatch::default();
+            for line in chunk {
+                if decode_server(line).is_ok() {
+                    batch.frame(line);
+                }
+            }
+            serde_json::to_string(&batch).expect("a batch serialises")
         })
         .collect()
 }
 
-/// The page's share, typed: each batch's JSON text into a fresh model, as the store takes it.
-/// Returns the frames applied.
+/// The page's share, typed: each batch's JSON text into a fresh model. Returns the frames applied.
 pub fn fold_typed(batches: &[String]) -> usize {
     let mut model = SessionModel::new();
     let mut applied = 0;
     for text in batches {
-        let Ok(events) = serde_json::from_str::<Vec<PumpEvent<Value>>>(text) else {
+        let Ok(events) = serde_json::from_str::<Vec<Typed<Value>>>(text) else {
             continue;
         };
-        for event in events {
-            if let PumpEvent::Frame(mut v) = event {
-                sanitize_value(&mut v);
-                if let Ok(frame) = protocol::codec::decode_server_value(v) {
-                    model.apply(&frame, applied as f64);
-                    applied += 1;
-                }
+        for Typed::Frame(mut v) in events {
+            sanitize_value(&mut v);
+            if let Ok(frame) = protocol::codec::decode_server_value(v) {
+                model.apply(&frame, applied as f64);
+                applied += 1;
             }
         }
     }
     applied
 }
 
-/// The page's share, raw: each batch's newline-joined lines (the channel message as the page
-/// receives a string: no JSON around it) into a fresh model. Returns the frames applied.
+/// The page's share, raw (shipped): each channel message's text (as the page receives a
+/// string: no JSON around it) read as the store reads it, into a fresh model. Returns the
+/// frames applied.
 pub fn fold_raw(batches: &[String]) -> usize {
     let mut model = SessionModel::new();
     let mut applied = 0;
-    for joined in batches {
-        for line in joined.split('\n') {
-            let Ok(mut value) = serde_json::from_str::<Value>(line) else {
-                continue;
-            };
-            sanitize_value(&mut value);
-            if let Ok(frame) = protocol::codec::decode_server_value(value) {
-                model.apply(&frame, applied as f64);
-                applied += 1;
+    for text in batches {
+        for item in PumpBatch::items(text) {
+            if let PumpItem::Frame(mut value) = item {
+                sanitize_value(&mut value);
+                if let Ok(frame) = protocol::codec::decode_server_value(value) {
+                    model.apply(&frame, applied as f64);
+                    applied += 1;
+                }
             }
         }
     }

@@ -22,7 +22,7 @@ pub mod views;
 
 use serde::{de::DeserializeOwned, Serialize};
 
-pub use pump::{PumpBatch, PumpEvent, Status, Upload};
+pub use pump::{PumpBatch, PumpEvent, PumpItem, Status, Upload};
 pub use views::*;
 
 /// One backend command: its name on the wire and the type of its reply.

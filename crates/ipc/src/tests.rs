@@ -40,27 +40,40 @@ fn the_payload_is_args_and_the_channel() {
 }
 
 #[test]
-fn a_batch_the_backend_sends_is_read_by_the_ui_frame_as_json() {
-    let frame: protocol::ServerFrame =
-        serde_json::from_str(r#"{"type":"pong","t":5}"#).expect("a pong decodes");
-    let sent: PumpBatch = vec![
-        PumpEvent::Frame(frame),
-        PumpEvent::Status(Status::Reconnecting {
-            attempt: 2,
-            in_ms: 500,
-        }),
-    ];
-    let text = serde_json::to_string(&sent).unwrap();
-    let read: PumpBatch<serde_json::Value> = serde_json::from_str(&text).unwrap();
+fn a_batch_carries_frames_as_sent_and_events_in_order() {
+    let mut sent = PumpBatch::default();
+    sent.frame(r#"{"type":"pong","t":5}"#);
+    sent.event(&PumpEvent::Status(Status::Reconnecting {
+        attempt: 2,
+        in_ms: 500,
+    }));
+    // Whitespace newlines inside a frame's JSON do not cut it in two.
+    sent.frame("{\"type\":\"pong\",\n\"t\":6}");
+    // An event whose text holds a newline and a leading `!` stays one event.
+    sent.event(&PumpEvent::DecodeError("!line one\nline two".into()));
+    // Through the channel: a JSON string both ways.
+    let text: String = serde_json::from_str(&serde_json::to_string(&sent).unwrap()).unwrap();
+    let read: Vec<PumpItem> = PumpBatch::items(&text).collect();
     assert_eq!(
-        read[0],
-        PumpEvent::Frame(serde_json::json!({"type": "pong", "t": 5}))
+        read,
+        vec![
+            PumpItem::Frame(serde_json::json!({"type": "pong", "t": 5})),
+            PumpItem::Event(PumpEvent::Status(Status::Reconnecting {
+                attempt: 2,
+                in_ms: 500
+            })),
+            PumpItem::Frame(serde_json::json!({"type": "pong", "t": 6})),
+            PumpItem::Event(PumpEvent::DecodeError("!line one\nline two".into())),
+        ]
     );
-    assert_eq!(
-        read[1],
-        PumpEvent::Status(Status::Reconnecting {
-            attempt: 2,
-            in_ms: 500
-        })
-    );
+}
+
+#[test]
+fn an_unreadable_item_is_said_and_the_rest_read() {
+    let read: Vec<PumpItem> =
+        PumpBatch::items("{\"type\":\"pong\",\"t\":1}\n!{\"nope\":1}\nnot json\n").collect();
+    assert!(matches!(read[0], PumpItem::Frame(_)));
+    assert!(matches!(&read[1], PumpItem::Unreadable(why) if why.contains("event")));
+    assert!(matches!(&read[2], PumpItem::Unreadable(why) if why.contains("frame")));
+    assert_eq!(read.len(), 3);
 }

@@ -158,6 +158,17 @@ pub struct HostingInfo {
     pub hosting: HostingView,
 }
 
+/// A hosted table the profile keeps (its folder holds its keys, rooms and saved story).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostedTable {
+    pub name: String,
+    pub folder: String,
+    /// When it was last hosted, in ms since the Unix epoch (0: not recorded).
+    pub last_used_ms: u64,
+    /// Last hosted for this machine only (hosting it again keeps that).
+    pub local_only: bool,
+}
+
 /// The hosted engine now (never its keys).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct HostingView {

@@ -62,7 +62,8 @@ pub enum ConnectionStatus {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum SessionEvent {
-    Frame(ServerFrame),
+    /// A frame, and the line it came in as (the window parses that line itself: issue 22).
+    Frame(ServerFrame, String),
     /// One line that did not decode; the connection goes on.
     DecodeError(String),
     Status(ConnectionStatus),

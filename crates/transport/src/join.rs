@@ -104,10 +104,10 @@ pub(crate) async fn dial_and_join(
                 let event = to_event(event);
                 if answer.is_none() {
                     answer = match &event {
-                        SessionEvent::Frame(ServerFrame::Welcome(w)) => {
+                        SessionEvent::Frame(ServerFrame::Welcome(w), _) => {
                             Some(Ok(w.protocol.clone()))
                         }
-                        SessionEvent::Frame(ServerFrame::Error(e)) => {
+                        SessionEvent::Frame(ServerFrame::Error(e), _) => {
                             Some(Err((e.code.as_str().to_string(), e.message.clone())))
                         }
                         _ => None,
@@ -166,7 +166,7 @@ pub(crate) async fn dial_and_join(
 pub(crate) fn to_event(event: LineEvent) -> SessionEvent {
     match event {
         LineEvent::Line(line) => match decode_server(&line) {
-            Ok(frame) => SessionEvent::Frame(frame),
+            Ok(frame) => SessionEvent::Frame(frame, line),
             Err(e) => SessionEvent::DecodeError(e.to_string()),
         },
         LineEvent::Oversize { discarded } => SessionEvent::Oversize { discarded },

@@ -213,14 +213,14 @@ impl Supervisor {
                     let mut unasked = false;
                     for event in splitter.push(&chunk) {
                         let event = to_event(event);
-                        if let SessionEvent::Frame(ServerFrame::Error(err)) = &event {
+                        if let SessionEvent::Frame(ServerFrame::Error(err), _) = &event {
                             if err.code.as_str() == "forbidden" && last_request.is_none_or(|t| t.elapsed() > ANSWER_WINDOW) {
                                 // Not shown as an error line: the check below decides what it meant.
                                 unasked = true;
                                 continue;
                             }
                         }
-                        if let SessionEvent::Frame(frame) = &event {
+                        if let SessionEvent::Frame(frame, _) = &event {
                             match frame {
                                 ServerFrame::Pong(pong) => {
                                     last_pong = Instant::now();

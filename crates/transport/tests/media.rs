@@ -194,7 +194,7 @@ async fn put_stores_then_existing_skips_the_put() {
     wait_for(
         &mut events,
         "media broadcast",
-        |e| matches!(e, SessionEvent::Frame(ServerFrame::Media(m)) if m.hash == hash),
+        |e| matches!(e, SessionEvent::Frame(ServerFrame::Media(m), _) if m.hash == hash),
     )
     .await;
 

@@ -12,10 +12,10 @@ async fn join_gets_welcome_echo_and_latency() {
     let peer = peer(PeerConfig::default()).await;
     let (handle, mut events) = dial(&peer.ticket(), "good-key").await.unwrap();
     let welcome = wait_for(&mut events, "welcome", |e| {
-        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_), _))
     })
     .await;
-    let SessionEvent::Frame(ServerFrame::Welcome(w)) = welcome else {
+    let SessionEvent::Frame(ServerFrame::Welcome(w), _) = welcome else {
         unreachable!()
     };
     assert_eq!(w.you.name, "Alice");
@@ -38,7 +38,7 @@ async fn join_gets_welcome_echo_and_latency() {
     wait_for(
         &mut events,
         "echo",
-        |e| matches!(e, SessionEvent::Frame(ServerFrame::Narrative(n)) if n.text == "hello table"),
+        |e| matches!(e, SessionEvent::Frame(ServerFrame::Narrative(n), _) if n.text == "hello table"),
     )
     .await;
     handle.close();
@@ -145,7 +145,7 @@ async fn a_line_over_one_mib_is_skipped_and_the_stream_goes_on() {
     wait_for(
         &mut events,
         "the next frame",
-        |e| matches!(e, SessionEvent::Frame(ServerFrame::System(s)) if s.text == "after"),
+        |e| matches!(e, SessionEvent::Frame(ServerFrame::System(s), _) if s.text == "after"),
     )
     .await;
 }
@@ -161,7 +161,7 @@ async fn a_table_that_floods_before_welcome_is_cut_off() {
     .await;
     let (_h, mut events) = dial(&few.ticket(), "good-key").await.unwrap();
     wait_for(&mut events, "welcome", |e| {
-        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_), _))
     })
     .await;
     // …a flood of frames is not…
@@ -222,7 +222,7 @@ async fn reconnects_after_the_peer_restarts_and_refuses_a_new_major() {
     let (ticket, port) = (first.ticket(), first.port());
     let (handle, mut events) = dial(&ticket, "good-key").await.unwrap();
     wait_for(&mut events, "welcome", |e| {
-        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_), _))
     })
     .await;
 
@@ -249,7 +249,7 @@ async fn reconnects_after_the_peer_restarts_and_refuses_a_new_major() {
     .unwrap();
     assert_eq!(second.ticket(), ticket);
     wait_for(&mut events, "second welcome", |e| {
-        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_), _))
     })
     .await;
     assert!(state.joins.load(std::sync::atomic::Ordering::SeqCst) >= 2);
@@ -257,7 +257,7 @@ async fn reconnects_after_the_peer_restarts_and_refuses_a_new_major() {
     wait_for(
         &mut events,
         "echo",
-        |e| matches!(e, SessionEvent::Frame(ServerFrame::Narrative(n)) if n.text == "back"),
+        |e| matches!(e, SessionEvent::Frame(ServerFrame::Narrative(n), _) if n.text == "back"),
     )
     .await;
 
@@ -313,7 +313,7 @@ async fn a_table_that_closes_without_a_word_did_not_admit_the_key() {
     let (ticket, port) = (first.ticket(), first.port());
     let (_handle, mut events) = dial(&ticket, "good-key").await.unwrap();
     wait_for(&mut events, "welcome", |e| {
-        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_)))
+        matches!(e, SessionEvent::Frame(ServerFrame::Welcome(_), _))
     })
     .await;
     first.shutdown().await;

@@ -71,8 +71,8 @@ impl Listener for director::AudioDirector {
     /// In arrival order: the director keeps each layer's frames in sequence.
     fn event(&mut self, event: &SessionEvent, current: bool) {
         match event {
-            SessionEvent::Frame(ServerFrame::AudioControl(c)) if current => self.control(c),
-            SessionEvent::Frame(ServerFrame::AudioState(s)) if current => self.state(s),
+            SessionEvent::Frame(ServerFrame::AudioControl(c), _) if current => self.control(c),
+            SessionEvent::Frame(ServerFrame::AudioState(s), _) if current => self.state(s),
             _ => {}
         }
     }

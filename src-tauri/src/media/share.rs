@@ -62,7 +62,7 @@ fn report(channel: &Channel<PumpBatch>, view: &UploadView) {
     let mut view = view.clone();
     view.name = crate::clean::text(&view.name);
     view.error = view.error.map(|e| crate::clean::text(&e));
-    let _ = channel.send(vec![PumpEvent::Upload(view)]);
+    let _ = channel.send(PumpBatch::of(&PumpEvent::Upload(view)));
 }
 
 /// Starts sharing each path; returns their upload ids.

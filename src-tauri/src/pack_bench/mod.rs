@@ -272,7 +272,7 @@ pub fn watch(
                 .collect(),
             reloads,
         };
-        let _ = channel.send(vec![PumpEvent::PackBench(status)]);
+        let _ = channel.send(PumpBatch::of(&PumpEvent::PackBench(status)));
     })?;
     bench._watcher = Some(watcher);
     Ok(())

@@ -101,7 +101,7 @@ impl Follower for Panels {
 impl Listener for Panels {
     /// A new manifest replaces the backend's copy and retires the mounts it changed or dropped.
     fn event(&mut self, event: &SessionEvent, current: bool) {
-        if let (SessionEvent::Frame(ServerFrame::UiManifest(m)), true) = (event, current) {
+        if let (SessionEvent::Frame(ServerFrame::UiManifest(m), _), true) = (event, current) {
             *self.manifest.lock().unwrap_or_else(|e| e.into_inner()) = m.panels.clone();
             self.mounts.keep_only(&m.panels);
         }

@@ -32,7 +32,7 @@ struct Remember {
 impl Listener for Remember {
     fn event(&mut self, event: &SessionEvent, _current: bool) {
         match event {
-            SessionEvent::Frame(ServerFrame::Welcome(w)) => {
+            SessionEvent::Frame(ServerFrame::Welcome(w), _) => {
                 if let Some(key) = self.key.take() {
                     let role = w.you.role.as_str();
                     if let Err(e) = self.saved.remember(&self.ticket, &w.room, role, &key) {

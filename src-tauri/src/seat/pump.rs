@@ -35,7 +35,7 @@ pub(super) async fn pump(
 ) {
     let mut show = |event: &SessionEvent| {
         // Only the frames `protocol::route` gives the backend reach its followers.
-        if let SessionEvent::Frame(f) = event {
+        if let SessionEvent::Frame(f, _) = event {
             if !protocol::route::readers(f).backend {
                 return;
             }
@@ -47,11 +47,12 @@ pub(super) async fn pump(
     };
     while let Some(first) = events.recv().await {
         show(&first);
-        let mut batch = vec![to_window(first)];
+        let mut batch = PumpBatch::default();
+        to_window(first, &mut batch);
         tokio::time::sleep(PUMP_INTERVAL).await;
         while let Ok(more) = events.try_recv() {
             show(&more);
-            batch.push(to_window(more));
+            to_window(more, &mut batch);
         }
         if channel.send(batch).is_err() {
             // The page went away (reload or close): nobody is listening any more.
@@ -60,12 +61,14 @@ pub(super) async fn pump(
     }
 }
 
-/// An event as the window reads it: reasons pass the frames' sanitiser.
-fn to_window(event: SessionEvent) -> PumpEvent {
-    match event {
-        SessionEvent::Frame(f) => PumpEvent::Frame(f),
+/// An event onto the window's batch: a frame as the line it came in as (the page sanitises it
+/// as it decodes), reasons through the frames' sanitiser.
+fn to_window(event: SessionEvent, batch: &mut PumpBatch) {
+    let event = match event {
+        SessionEvent::Frame(_, line) => return batch.frame(&line),
         SessionEvent::Status(s) => PumpEvent::Status(crate::clean::status(s)),
         SessionEvent::DecodeError(e) => PumpEvent::DecodeError(crate::clean::text(&e)),
         SessionEvent::Oversize { discarded } => PumpEvent::Oversize(discarded),
-    }
+    };
+    batch.event(&event);
 }

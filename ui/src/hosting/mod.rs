@@ -3,6 +3,7 @@
 //! over every screen while Studio hosts (state, version, uptime, ticket, Log drawer, Stop,
 //! Restart). The engine's lines are untrusted text: they are only ever text nodes.
 
+mod tables;
 pub mod text;
 
 use std::collections::VecDeque;
@@ -108,6 +109,23 @@ pub fn HostPanel(
         })
     };
     let stale = move || problem.with(|p| p.as_deref().is_some_and(|p| p.contains("(pid ")));
+    // A kept table hosted again: its own name, and the mode it was hosted in.
+    let host_again = move |table: String, local: bool| {
+        name.set(table.clone());
+        local_only.set(local);
+        host(cmd::HostTable {
+            name: table,
+            local_only: local,
+            stop_stale: false,
+        })
+    };
+    let pick = move |folder: bool| {
+        leptos::task::spawn_local(async move {
+            if let Ok(Some(p)) = bridge::call(&cmd::PickEngine { folder }).await {
+                path.set(p);
+            }
+        });
+    };
     view! {
         <section id="host-panel" class="connect-card host-panel">
             <h2>{t("host.title")}</h2>
@@ -151,6 +169,7 @@ pub fn HostPanel(
                                 {move || if busy.get() { tr(locale.get(), "host.starting") } else { tr(locale.get(), "host.start") }}
                             </button>
                         </form>
+                        <tables::HostedTables host_again=host_again busy=busy/>
                     }.into_any(),
                     None => view! {
                         <div id="engine-page" class="engine-page">
@@ -163,6 +182,12 @@ pub fn HostPanel(
                                 <input id="engine-path" type="text" spellcheck="false"
                                     placeholder=t("host.path.hint") prop:value=path
                                     on:input=move |ev| path.set(event_target_value(&ev))/>
+                                <div class="row">
+                                    <button id="engine-pick-folder" type="button" class="secondary small"
+                                        on:click=move |_| pick(true)>{t("host.pick.folder")}</button>
+                                    <button id="engine-pick-file" type="button" class="secondary small"
+                                        on:click=move |_| pick(false)>{t("host.pick.file")}</button>
+                                </div>
                                 <p id="engine-problem" class="problem" role="alert">
                                     {move || if probing.get() { Some(tr(locale.get(), "host.probing").to_string()) } else { engine_problem.get() }}
                                 </p>
@@ -230,6 +255,8 @@ pub fn HostingStrip() -> impl IntoView {
             let _ = bridge::call(&cmd::RestartHosting {}).await;
         });
     };
+    let invite = use_context::<crate::store::InviteAsked>().expect("invite context");
+    let seated = move || matches!(screen.get(), Screen::Play(_));
     let copy = move |_| {
         if let Some(text) = ctx.view.with_untracked(|v| v.ticket.clone()) {
             leptos::task::spawn_local(async move {
@@ -258,6 +285,10 @@ pub fn HostingStrip() -> impl IntoView {
                         <button id="hosting-copy" type="button" class="secondary small" on:click=copy>
                             {move || if copied.get() { tr(locale.get(), "host.copied") } else { tr(locale.get(), "host.copy") }}
                         </button>
+                        {move || seated().then(|| view! {
+                            <button id="hosting-invite" type="button" class="secondary small"
+                                on:click=move |_| invite.0.set(true)>{t("host.invite")}</button>
+                        })}
                     })}
                     <button id="hosting-log-toggle" type="button" class="link" aria-expanded=move || log_open.get().to_string()
                         on:click=move |_| log_open.update(|o| *o = !*o)>{t("host.log")}</button>

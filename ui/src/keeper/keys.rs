@@ -30,8 +30,24 @@ pub fn KeysPage(table: Table) -> impl IntoView {
     table.admin(ClientFrame::AdminListKeys);
     let name = RwSignal::new(String::new());
     let role = RwSignal::new("player".to_string());
+    // Asked from the hosting strip: a player key, copied with the ticket once minted.
+    let invite = use_context::<crate::store::InviteAsked>().expect("invite context");
+    let copy_next = RwSignal::new(false);
+    let name_input = NodeRef::<leptos::html::Input>::new();
+    Effect::new(move |_| {
+        if invite.0.get() {
+            role.set("player".into());
+            if let Some(input) = name_input.get() {
+                let _ = input.focus();
+            }
+        }
+    });
     let mint = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
+        if invite.0.get_untracked() && role.get_untracked() == "player" {
+            copy_next.set(true);
+            invite.0.set(false);
+        }
         let n = name.get_untracked();
         table.admin(ClientFrame::AdminMintKey(AdminMintKey {
             room: None,
@@ -56,12 +72,15 @@ pub fn KeysPage(table: Table) -> impl IntoView {
     view! {
         <h2>{move || tr(locale.get(), "keeper.page.keys")}</h2>
         <p class="lede">{move || tr(locale.get(), "keeper.keys.lede")}</p>
-        <Reveal table=table/>
+        {move || invite.0.get().then(|| view! {
+            <p id="invite-hint" class="card hint">{move || tr(locale.get(), "keeper.keys.invite_hint")}</p>
+        })}
+        <Reveal table=table copy_next=copy_next/>
         <form class="card keeper-form mint" on:submit=mint>
             <h3>{move || tr(locale.get(), "keeper.keys.mint")}</h3>
             <div class="row">
                 <label>{move || tr(locale.get(), "keeper.keys.name")}
-                    <input id="mint-name" type="text" maxlength="40" prop:value=name
+                    <input id="mint-name" type="text" maxlength="40" prop:value=name node_ref=name_input
                         on:input=move |ev| name.set(event_target_value(&ev))/>
                 </label>
                 <label>{move || tr(locale.get(), "keeper.keys.role")}
@@ -72,7 +91,11 @@ pub fn KeysPage(table: Table) -> impl IntoView {
                 </label>
                 <button id="mint" type="submit" class="primary"
                     disabled=move || table.keeper.with(|k| k.is_pending(&Control::Mint))>
-                    {move || tr(locale.get(), "keeper.keys.mint_button")}
+                    {move || if invite.0.get() && role.get() == "player" {
+                        tr(locale.get(), "keeper.keys.mint_invite")
+                    } else {
+                        tr(locale.get(), "keeper.keys.mint_button")
+                    }}
                 </button>
                 <Outcome table=table control=Control::Mint/>
             </div>
@@ -197,8 +220,9 @@ enum Copy {
 }
 
 /// The freshly minted key, shown once: copy it, or copy a whole invite; closing forgets it.
+/// `copy_next`: the mint was asked as an invite, so the next key revealed is copied as one.
 #[component]
-fn Reveal(table: Table) -> impl IntoView {
+fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
     let locale = locale();
     let copied = RwSignal::new(None::<Result<&'static str, String>>);
     let copy = move |command: Copy, done: &'static str| {
@@ -217,6 +241,12 @@ fn Reveal(table: Table) -> impl IntoView {
             copied.set(Some(r.map(|_| done)));
         });
     };
+    Effect::new(move |_| {
+        if table.keeper.with(|k| k.reveal().is_some()) && copy_next.get_untracked() {
+            copy_next.set(false);
+            copy(Copy::Invite, "keeper.reveal.invite_copied");
+        }
+    });
     let close = move |_| {
         copied.set(None);
         table.keeper.update(|k| k.close_reveal());

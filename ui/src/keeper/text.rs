@@ -64,6 +64,11 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         ),
         "keeper.reveal.copy" => ("Copy key", "复制密钥"),
         "keeper.reveal.copy_invite" => ("Copy as invite", "复制为邀请"),
+        "keeper.keys.mint_invite" => ("Mint and copy invite", "生成并复制邀请"),
+        "keeper.keys.invite_hint" => (
+            "Name the player and mint their key: the ticket and the key are copied as one invite to send them.",
+            "填写玩家名称并生成其密钥：票据与密钥将作为一条邀请一起复制，发给对方即可。",
+        ),
         "keeper.reveal.done" => ("Done, forget it", "完成，忘记它"),
         "keeper.reveal.copied" => ("Key copied.", "密钥已复制。"),
         "keeper.reveal.invite_copied" => ("Invite (ticket + key) copied.", "邀请（票据 + 密钥）已复制。"),

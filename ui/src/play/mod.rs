@@ -49,6 +49,17 @@ pub fn PlayView(table: Table) -> impl IntoView {
     provide_context(crate::panels::PanelsCtx::new(table));
     provide_context(gallery::Gallery(RwSignal::new(None)));
     provide_context(table);
+    // The hosting strip's Copy invite… opens the invites screen (a keeper's own table only).
+    let invite = use_context::<crate::store::InviteAsked>().expect("invite context");
+    Effect::new(move |_| {
+        if invite.0.get() {
+            if crate::keeper::is_keeper(table) {
+                keeper.page.set(Some(crate::keeper::Page::Keys));
+            } else {
+                invite.0.set(false);
+            }
+        }
+    });
     // A refusal is final (revoked key, version mismatch): back to the connect screen, saying why.
     let screen = use_context::<RwSignal<crate::store::Screen>>().expect("screen");
     let notice = use_context::<crate::store::ConnectNotice>().expect("connect notice");

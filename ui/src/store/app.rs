@@ -19,6 +19,11 @@ pub struct ConnectNotice(pub RwSignal<Option<String>>);
 #[derive(Clone, Copy)]
 pub struct StallNotice(pub RwSignal<Option<Vec<protocol::frame::Localized>>>);
 
+/// The hosting strip's **Copy invite…** was pressed: the keeper's invites screen opens with a
+/// player key to mint, and the minted key is copied with the ticket as one invite.
+#[derive(Clone, Copy)]
+pub struct InviteAsked(pub RwSignal<bool>);
+
 /// Which screen fills the window.
 #[derive(Clone, Copy)]
 pub enum Screen {

@@ -11,12 +11,11 @@ use protocol::{ClientFrame, ServerFrame};
 use crate::bridge;
 
 mod app;
-pub use app::{AppOwner, ConnectNotice, Screen, StallNotice};
+pub use app::{AppOwner, ConnectNotice, InviteAsked, Screen, StallNotice};
 
 pub use ipc::Status;
 
-/// A batch event as the UI reads it: the frame as JSON, sanitised before it is decoded.
-type PumpEvent = ipc::PumpEvent<serde_json::Value>;
+use ipc::{PumpBatch, PumpEvent, PumpItem};
 
 /// One of my uploads: the backend's latest report, and when it arrived.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,25 +129,19 @@ impl Table {
             .inbox
             .try_update_value(std::mem::take)
             .unwrap_or_default();
-        let mut events = Vec::new();
-        for json in batches {
-            match serde_json::from_str::<Vec<PumpEvent>>(&json) {
-                Ok(batch) => events.extend(batch),
-                Err(_) => self.problem(format!(
-                    "the backend sent an unreadable batch ({} bytes)",
-                    json.len()
-                )),
-            }
-        }
-        self.deliver(events);
+        let items = batches
+            .iter()
+            .flat_map(|text| PumpBatch::items(text))
+            .collect();
+        self.deliver(items);
     }
 
-    fn deliver(self, batch: Vec<PumpEvent>) {
+    fn deliver(self, batch: Vec<PumpItem>) {
         let now = now_ms();
         let mut frames = Vec::with_capacity(batch.len());
-        for event in batch {
-            match event {
-                PumpEvent::Frame(mut v) => {
+        for item in batch {
+            let event = match item {
+                PumpItem::Frame(mut v) => {
                     // Every wire string is sanitized once, here, before anything reads it.
                     protocol::session::sanitize_value(&mut v);
                     match protocol::codec::decode_server_value(v) {
@@ -161,7 +154,15 @@ impl Table {
                         }
                         Err(e) => self.problem(e.to_string()),
                     }
+                    continue;
                 }
+                PumpItem::Unreadable(why) => {
+                    self.problem(format!("the backend sent an unreadable item ({why})"));
+                    continue;
+                }
+                PumpItem::Event(event) => event,
+            };
+            match event {
                 PumpEvent::Status(s) => {
                     // A new connection answers nothing asked on the old one.
                     if matches!(s, Status::Online { .. })
