@@ -19,12 +19,7 @@ pub fn runtime() -> tokio::runtime::Runtime {
 }
 
 /// A free UDP port on 127.0.0.1 (iroh binds UDP).
-pub fn free_udp_port() -> u16 {
-    std::net::UdpSocket::bind("127.0.0.1:0")
-        .and_then(|s| s.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback UDP port")
-}
+pub use test_support::engine::free_udp_port;
 
 /// A fresh, private directory under the system temp dir.
 pub fn fresh_dir(name: &str) -> PathBuf {

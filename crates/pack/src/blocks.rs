@@ -13,6 +13,21 @@ pub use protocol::frame::BLOCK_KINDS as KINDS;
 
 const LEAVES: &[&str] = &["id", "label", "value"];
 
+/// Text fields the engine serves as locale maps: a plain string is the `en` text.
+const LOCALIZED: &[&str] = &[
+    "label", "text", "caption", "alt", "prompt", "body", "from", "to", "date", "headline",
+    "source", "note", "title", "subtitle", "act",
+];
+
+/// The wire form of a localized field: `"Day"` becomes `{"en": "Day"}` (trimmed), as the
+/// engine's pack loader sends it; maps and bindings pass as written.
+fn localized(v: &Node) -> Value {
+    match v.as_str() {
+        Some(text) => json!({"en": text.trim()}),
+        None => v.to_json(),
+    }
+}
+
 /// Where a block is being read.
 pub struct Ctx<'a> {
     pub file: &'a str,
@@ -146,8 +161,15 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
                     out.insert("size".into(), json!(resolved.2));
                 }
             }
-            "kind" | "visible_when" | "options" => {
+            "kind" | "visible_when" => {
                 out.insert(key.into(), v.to_json());
+            }
+            "options" => {
+                out.insert(key.into(), options_wire(v));
+            }
+            _ if LOCALIZED.contains(&key) => {
+                bindings(ctx, v, in_repeat);
+                out.insert(key.into(), localized(v));
             }
             _ => {
                 bindings(ctx, v, in_repeat);
@@ -156,6 +178,21 @@ fn block(ctx: &mut Ctx, node: &Node, in_repeat: bool) -> Value {
         }
     }
     Value::Object(out)
+}
+
+/// Choice options with their labels localized.
+fn options_wire(node: &Node) -> Value {
+    let Some(items) = node.as_seq() else {
+        return node.to_json();
+    };
+    let rows = items.iter().map(|opt| {
+        let mut row = opt.to_json();
+        if let (Some(label), Some(map)) = (opt.get("label"), row.as_object_mut()) {
+            map.insert("label".into(), localized(label));
+        }
+        row
+    });
+    Value::Array(rows.collect())
 }
 
 fn repeat(ctx: &mut Ctx, node: &Node, spec: &Node) -> Value {

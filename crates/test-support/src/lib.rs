@@ -1,11 +1,14 @@
 //! What the workspace's tests share, written once: where the repository and `../shared` are,
-//! reading a shared file, copying a folder, the engine `cargo xtask setup` installed.
+//! reading a shared file, copying a folder, the engine `cargo xtask setup` installed and (in
+//! [`engine`]) that engine served on loopback.
 //!
 //! Every helper panics with what it was looking for: a missing shared file or engine is a
 //! failure everywhere, never a skip. std only, so any crate (wasm-built ones too) can take it
 //! as a dev-dependency without pulling anything in.
 
 use std::path::{Path, PathBuf};
+
+pub mod engine;
 
 /// The repository root (this crate lives at `<repo>/crates/test-support`).
 pub fn repo() -> PathBuf {

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod capture;
+pub mod shape;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -87,7 +88,12 @@ pub async fn connect(ticket: &str) -> (iroh::Endpoint, Connection) {
 impl Client {
     /// Connects and sends `join`, without reading anything.
     pub async fn open(table: &RunningTable, key: &str) -> Client {
-        let (endpoint, conn) = connect(&table.ticket()).await;
+        Client::dial(&table.ticket(), key).await
+    }
+
+    /// Like [`Client::open`], for any server's ticket (the real engine's too).
+    pub async fn dial(ticket: &str, key: &str) -> Client {
+        let (endpoint, conn) = connect(ticket).await;
         let (send, recv) = conn.open_bi().await.unwrap();
         let mut c = Client {
             endpoint,

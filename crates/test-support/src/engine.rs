@@ -1,0 +1,169 @@
+//! The real engine hosted for a test on loopback only: Studio's own launcher for "this machine
+//! only" (`src-tauri/src/hosting/loopback.py`) binds its endpoint on a fixed 127.0.0.1 port with
+//! no relays, so the ticket survives a restart and nothing leaves the machine. Each engine gets
+//! its own data folder and keystore with a fresh keeper and player key.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::{engine_install, repo};
+
+pub struct Engine {
+    dir: PathBuf,
+    port: u16,
+    child: Option<Child>,
+    ticket: String,
+    pub room: String,
+    pub keeper_key: String,
+    pub player_key: String,
+}
+
+/// A UDP port free on 127.0.0.1 right now.
+pub fn free_udp_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .and_then(|s| s.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback UDP port")
+}
+
+/// Runs the engine's `app.py` with `args` (no server: `--pack`, `--install`, …) on the data
+/// folder an [`Engine`] started in `dir` uses; panics unless it exits 0.
+pub fn run_app(dir: &Path, args: &[&str]) -> Output {
+    let (engine, python) = engine_install();
+    let out = Command::new(&python)
+        .arg("app.py")
+        .args(args)
+        .current_dir(&engine)
+        .env("TRPG_DATA_DIR", dir.join("data"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
+    assert!(
+        out.status.success(),
+        "app.py {args:?} failed ({}):\n{}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+impl Engine {
+    /// Starts an engine whose keys and data live in `dir`, with one keeper and one player key.
+    pub fn start(dir: PathBuf) -> Self {
+        std::fs::create_dir_all(&dir).expect("the engine's folder");
+        let unique = format!(
+            "{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default()
+        );
+        let room = "studio-e2e".to_string();
+        let keeper_key = format!("e2e-keeper-{unique}");
+        let player_key = format!("e2e-player-{unique}");
+        let keys = format!(
+            "[\"{keeper_key}\"]\nroom = \"{room}\"\nname = \"Keeper\"\nrole = \"keeper\"\n\n\
+             [\"{player_key}\"]\nroom = \"{room}\"\nname = \"Player\"\nrole = \"player\"\n"
+        );
+        std::fs::write(dir.join("keys.toml"), keys).expect("the keystore");
+        let mut engine = Engine {
+            dir,
+            port: free_udp_port(),
+            child: None,
+            ticket: String::new(),
+            room,
+            keeper_key,
+            player_key,
+        };
+        engine.spawn();
+        engine
+    }
+
+    pub fn ticket(&self) -> &str {
+        &self.ticket
+    }
+
+    fn spawn(&mut self) {
+        let (engine, python) = engine_install();
+        let ticket_file = self.dir.join("iroh-ticket.txt");
+        let _ = std::fs::remove_file(&ticket_file);
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("engine.log"))
+            .expect("the engine's log");
+        // The launcher Studio ships for hosting "for this machine only": one copy, tested both ways.
+        let launcher = repo().join("src-tauri/src/hosting/loopback.py");
+        let child = Command::new(&python)
+            .arg(&launcher)
+            .arg("--serve")
+            .arg("--keys")
+            .arg(self.dir.join("keys.toml"))
+            .current_dir(&engine)
+            .env("STUDIO_ENGINE_PORT", self.port.to_string())
+            .env("TRPG_DATA_DIR", self.dir.join("data"))
+            .stdin(Stdio::null())
+            .stdout(log.try_clone().expect("log"))
+            .stderr(log)
+            .spawn()
+            .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let written = std::fs::read_to_string(&ticket_file).ok();
+            if let Some(t) = written
+                .as_deref()
+                .and_then(|t| t.lines().find_map(|l| l.strip_prefix("ticket=")))
+            {
+                self.ticket = t.trim().to_string();
+                return;
+            }
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                panic!(
+                    "the engine exited ({status}) before serving; see {}",
+                    self.dir.join("engine.log").display()
+                );
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the engine did not serve within 60 s; see {}",
+                self.dir.join("engine.log").display()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// Ends the engine at once, mid-whatever (SIGKILL).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts it again on the same port and identity: the same ticket.
+    pub fn restart(&mut self) {
+        self.kill();
+        let before = self.ticket.clone();
+        self.spawn();
+        assert_eq!(self.ticket, before, "the ticket changed across a restart");
+    }
+
+    /// What the engine printed, for a failing test's message.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.join("engine.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
