@@ -12,6 +12,7 @@
 pub mod assets;
 mod blocks;
 mod cards;
+pub mod engine_verdict;
 pub mod manifest;
 mod panels;
 mod problem;
@@ -25,6 +26,7 @@ use serde_json::Value;
 pub use assets::{mime_for, Asset};
 pub use blocks::KINDS as BLOCK_KINDS;
 pub use cards::{Card, VarDef, CARD_FORMAT};
+pub use engine_verdict::EngineVerdict;
 pub use panels::{MAX_PANELS, MAX_TIER2_BYTES};
 pub use problem::Problem;
 

@@ -2,66 +2,18 @@
 //! installed by `cargo xtask setup`) agrees with this crate: every pack in the repository builds
 //! there and loads here, and what the engine refuses this crate refuses in the same words.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod packer;
 
-use serde_json::Value;
-use test_support::{copy_dir, engine_install, repo};
+use pack::EngineVerdict;
+use packer::{packer as build, repository_packs};
+use test_support::{copy_dir, repo};
 
-/// The packer's one JSON line, `{"ok": …}`; a run without one (a traceback) fails the test.
-fn build(pack: &Path) -> Value {
-    let (dir, python) = engine_install();
-    let out = tempfile::tempdir().unwrap();
-    let run = Command::new(&python)
-        .arg("app.py")
-        .arg("--pack")
-        .arg(pack)
-        .arg("--out")
-        .arg(out.path().join("pack.zip"))
-        .arg("--json")
-        .current_dir(&dir)
-        .env("TRPG_DATA_DIR", out.path().join("data"))
-        .output()
-        .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let line = stdout
-        .lines()
-        .rev()
-        .find(|l| l.trim_start().starts_with('{'));
-    line.and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "the packer gave no JSON for {} ({}):\n{stdout}\n{}",
-                pack.display(),
-                run.status,
-                String::from_utf8_lossy(&run.stderr)
-            )
-        })
-}
-
-/// Every folder in the repository with a `pack.yaml` (not under target/ or .git).
-fn repository_packs() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in entries.flatten() {
-            let path = e.path();
-            let name = e.file_name();
-            if name == "target" || name == ".git" || name == "node_modules" {
-                continue;
-            }
-            if path.is_dir() {
-                walk(&path, out);
-            } else if name == "pack.yaml" {
-                out.push(dir.to_path_buf());
-            }
-        }
+/// The engine's sentence, or the test fails with the verdict it gave instead.
+fn refusal(verdict: &EngineVerdict) -> &str {
+    match verdict {
+        EngineVerdict::Refused { error, .. } => error,
+        other => panic!("the engine did not refuse: {other:?}"),
     }
-    let mut out = Vec::new();
-    walk(&repo(), &mut out);
-    out.sort();
-    out
 }
 
 #[test]
@@ -70,20 +22,17 @@ fn every_pack_in_the_repository_builds_on_the_engine_and_loads_here() {
     assert!(packs.len() >= 5, "found only {packs:?}");
     for pack in packs {
         let verdict = build(&pack);
-        assert_eq!(
-            verdict["ok"],
-            true,
-            "the engine refused {}: {verdict}",
-            pack.display()
-        );
+        let EngineVerdict::Built { id, trust, .. } = &verdict else {
+            panic!("the engine refused {}: {verdict:?}", pack.display());
+        };
         let here = pack::load(&pack).unwrap_or_else(|p| panic!("{}: {p:#?}", pack.display()));
         assert_eq!(
-            verdict["trust"]["panels"].as_u64(),
+            trust["panels"].as_u64(),
             Some(here.panels.len() as u64),
             "{}: the engine counts other panels than the bench",
             pack.display()
         );
-        assert_eq!(Some(here.id.as_str()), verdict["id"].as_str());
+        assert_eq!(&here.id, id);
     }
 }
 
@@ -118,7 +67,7 @@ fn what_the_engine_accepts_at_its_edges_loads_here() {
         "    entry: ./panels//board/index.html",
     );
     let verdict = build(dir.path());
-    assert_eq!(verdict["ok"], true, "{verdict}");
+    assert!(verdict.accepted(), "{verdict:?}");
     if let Err(p) = pack::load(dir.path()) {
         panic!("the engine builds it, the bench refuses it: {p:#?}");
     }
@@ -155,13 +104,8 @@ fn what_the_engine_refuses_is_refused_here_in_its_words() {
         assert!(text.contains(good), "{good:?} not in the fixture");
         std::fs::write(&manifest, text.replace(good, bad)).unwrap();
         let verdict = build(dir.path());
-        assert_eq!(verdict["ok"], false, "{bad:?}: {verdict}");
-        assert!(
-            verdict["error"]
-                .as_str()
-                .is_some_and(|e| e.contains(sentence)),
-            "{bad:?}: the engine said {verdict}"
-        );
+        let error = refusal(&verdict);
+        assert!(error.contains(sentence), "{bad:?}: the engine said {error}");
         let here = pack::load(dir.path()).expect_err(bad);
         assert!(
             here.iter()
@@ -180,12 +124,8 @@ fn what_the_engine_refuses_is_refused_here_in_its_words() {
     )
     .unwrap();
     let verdict = build(dir.path());
-    assert!(
-        verdict["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("unknown keys ['tier']")),
-        "{verdict}"
-    );
+    let error = refusal(&verdict);
+    assert!(error.contains("unknown keys ['tier']"), "{error}");
     let here = pack::load(dir.path()).expect_err("tier");
     assert!(
         here.iter().any(|p| p.message == "unknown keys ['tier']"),
