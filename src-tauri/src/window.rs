@@ -7,17 +7,47 @@
 use tauri::webview::DownloadEvent;
 use tauri::{App, Url, WebviewWindowBuilder};
 
-/// Where a navigation of the window or of any frame in it may go.
+/// How this platform's WebView serves Studio's custom schemes (`tauri:` for the app, `lwpanel:`
+/// for panel pages), as `panels::origin` builds the panel URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origins {
+    /// Linux (WebKitGTK) and macOS (WKWebView): `tauri://localhost`, `lwpanel://localhost`.
+    CustomScheme,
+    /// Windows (WebView2) and Android: `http://tauri.localhost`, `http://lwpanel.localhost`
+    /// (Studio does not set `useHttpsScheme`, so never `https`).
+    HttpLocalhost,
+}
+
+impl Origins {
+    pub const PLATFORM: Origins = if cfg!(any(windows, target_os = "android")) {
+        Origins::HttpLocalhost
+    } else {
+        Origins::CustomScheme
+    };
+}
+
+/// Where a navigation of the window or of any frame in it may go, on this platform.
 pub fn may_navigate(url: &Url) -> bool {
+    may_navigate_on(Origins::PLATFORM, url)
+}
+
+/// Where a navigation may go when the app and panel origins take the form `origins`: exactly
+/// those two origins (no port, no user info, no other form of them) and a frame's initial
+/// document. Any other form is not served by Studio: `http://lwpanel.localhost:9999/` on any
+/// platform, or `http://lwpanel.localhost/` on Linux, is whatever listens on loopback.
+pub fn may_navigate_on(origins: Origins, url: &Url) -> bool {
+    if url.scheme() == "about" {
+        return matches!(url.path(), "blank" | "srcdoc");
+    }
+    if url.port().is_some() || !url.username().is_empty() || url.password().is_some() {
+        return false;
+    }
     let host = url.host_str().unwrap_or("");
-    match url.scheme() {
-        // The app itself (Linux/macOS form) and panel pages.
-        "tauri" | "lwpanel" => host == "localhost",
-        // The Windows/Android forms of the same two origins.
-        "http" | "https" => host == "tauri.localhost" || host == "lwpanel.localhost",
-        // A frame's initial document.
-        "about" => matches!(url.path(), "blank" | "srcdoc"),
-        _ => false,
+    match origins {
+        Origins::CustomScheme => matches!(url.scheme(), "tauri" | "lwpanel") && host == "localhost",
+        Origins::HttpLocalhost => {
+            url.scheme() == "http" && (host == "tauri.localhost" || host == "lwpanel.localhost")
+        }
     }
 }
 
@@ -56,34 +86,84 @@ pub fn build_main(app: &mut App) -> tauri::Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::may_navigate;
+    use super::{may_navigate, may_navigate_on, Origins};
+
+    fn on(origins: Origins, url: &str) -> bool {
+        may_navigate_on(origins, &url.parse().unwrap())
+    }
+
+    /// Refused everywhere, whatever form the platform's origins take.
+    const FOREIGN: &[&str] = &[
+        "http://127.0.0.1:8080/x",
+        "https://example.com/",
+        "http://localhost/",
+        "http://tauri.localhost.evil.example/",
+        "lwpanel://evil.example/0123/",
+        "file:///etc/passwd",
+        "data:text/html,<b>x</b>",
+        "blob:tauri://localhost/1234",
+        "javascript:alert(1)",
+        "lwmedia://localhost/abc",
+        "about:config",
+        // Issue #28 item 8: a port makes it another origin, served by whoever listens there.
+        "http://lwpanel.localhost:9999/",
+        "http://tauri.localhost:1430/",
+        "https://lwpanel.localhost:8443/0123/",
+        "lwpanel://localhost:9999/0123/",
+        "tauri://localhost:1/",
+        "http://user@lwpanel.localhost/0123/",
+        "lwpanel://user:pw@localhost/0123/",
+    ];
 
     #[test]
-    fn only_the_app_and_panel_pages() {
+    fn linux_and_macos_take_only_the_custom_schemes() {
         for ok in [
             "tauri://localhost/index.html",
-            "http://tauri.localhost/",
             "lwpanel://localhost/0123/index.html",
-            "http://lwpanel.localhost/0123/",
             "about:blank",
             "about:srcdoc",
         ] {
-            assert!(may_navigate(&ok.parse().unwrap()), "{ok}");
+            assert!(on(Origins::CustomScheme, ok), "{ok}");
         }
-        for refused in [
-            "http://127.0.0.1:8080/x",
-            "https://example.com/",
-            "http://localhost/",
-            "http://tauri.localhost.evil.example/",
-            "lwpanel://evil.example/0123/",
-            "file:///etc/passwd",
-            "data:text/html,<b>x</b>",
-            "blob:tauri://localhost/1234",
-            "javascript:alert(1)",
-            "lwmedia://localhost/abc",
-            "about:config",
+        // The Windows form is not Studio here: it would reach loopback.
+        for refused in FOREIGN.iter().chain(&[
+            "http://tauri.localhost/",
+            "http://lwpanel.localhost/0123/",
+            "https://lwpanel.localhost/0123/",
+        ]) {
+            assert!(!on(Origins::CustomScheme, refused), "{refused}");
+        }
+    }
+
+    #[test]
+    fn windows_and_android_take_only_the_http_forms() {
+        for ok in [
+            "http://tauri.localhost/",
+            "http://lwpanel.localhost/0123/",
+            "http://lwpanel.localhost:80/0123/",
+            "about:blank",
         ] {
-            assert!(!may_navigate(&refused.parse().unwrap()), "{refused}");
+            assert!(on(Origins::HttpLocalhost, ok), "{ok}");
         }
+        for refused in FOREIGN.iter().chain(&[
+            "tauri://localhost/index.html",
+            "lwpanel://localhost/0123/",
+            "https://lwpanel.localhost/0123/",
+        ]) {
+            assert!(!on(Origins::HttpLocalhost, refused), "{refused}");
+        }
+    }
+
+    #[test]
+    fn this_platform_refuses_a_port() {
+        assert!(!may_navigate(
+            &"http://lwpanel.localhost:9999/".parse().unwrap()
+        ));
+        let own = if Origins::PLATFORM == Origins::CustomScheme {
+            "lwpanel://localhost/0123/"
+        } else {
+            "http://lwpanel.localhost/0123/"
+        };
+        assert!(may_navigate(&own.parse().unwrap()));
     }
 }

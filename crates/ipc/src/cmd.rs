@@ -111,9 +111,11 @@ commands! {
     CancelUpload = "cancel_upload" { id: u64 } -> ();
 
     // Keeper screens.
-    /// Puts text on the clipboard.
-    CopyText = "copy_text" { text: String } -> ();
-    /// Puts the table's ticket and a key, as one invite, on the clipboard.
+    /// Puts text on the clipboard. `secret` (a minted key): cleared again after
+    /// [`crate::CLIPBOARD_CLEAR_SECS`] if the clipboard still holds it.
+    CopyText = "copy_text" { text: String, #[serde(default)] secret: bool } -> ();
+    /// Puts the table's ticket and a key, as one invite, on the clipboard; cleared again after
+    /// [`crate::CLIPBOARD_CLEAR_SECS`] if the clipboard still holds it.
     CopyInvite = "copy_invite" { room: String, key: String } -> ();
 
     // Hosting a table (the real engine, started by Studio).

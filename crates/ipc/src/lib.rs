@@ -25,6 +25,10 @@ use serde::{de::DeserializeOwned, Serialize};
 pub use pump::{PumpBatch, PumpEvent, PumpItem, Status, Upload};
 pub use views::*;
 
+/// A copied key (or an invite holding one) leaves the clipboard after this many seconds, if the
+/// clipboard still holds it; the Reveal card says so.
+pub const CLIPBOARD_CLEAR_SECS: u64 = 60;
+
 /// One backend command: its name on the wire and the type of its reply.
 pub trait Command: Serialize + DeserializeOwned {
     const NAME: &'static str;

@@ -5,7 +5,8 @@
 //! - an intent leaves only after a real gesture in that panel (a click on a tier-1 choice, a
 //!   transient activation inside the tier-2 page's own frame), or after the person confirmed
 //!   the exact text in a prompt the host draws;
-//! - a command (`.`, `。` or `/` first) always needs that confirmation, gesture or not;
+//! - a command (`.`, `。`, `．`, `/` or `／` first, after whatever nobody sees: [`is_command`])
+//!   always needs that confirmation, gesture or not;
 //! - at most one prompt waits per panel; what arrives meanwhile without a gesture is dropped
 //!   and counted;
 //! - each panel has its own rate bucket, so a noisy panel cannot starve the others.
@@ -18,10 +19,62 @@ use crate::frame::PanelIntentKind;
 pub const BURST: f64 = 3.0;
 pub const PER_SEC: f64 = 1.0;
 
-/// Whether `value` would run as a command at the table (`.r`, `.pack install …`, `/me`, …).
+/// Whether `value` would run as a command at the table (`.r`, `.pack install …`, `/me`, …), or
+/// would read as one to the person asked.
+///
+/// Everything nobody sees is skipped first: the engine's Python `str.strip()` removes every
+/// `isspace()` character (which takes in U+001C–U+001F), and a person sees no control, format
+/// character (U+200B, U+FEFF, …) or blank of any script (U+3000, …). What starts with a dot or
+/// slash after that, or a full-width or look-alike one, is a command. Wider than the engine on
+/// purpose: a value the engine would only narrate still asks if it looks like a command.
 pub fn is_command(value: &str) -> bool {
-    let v = value.trim_start();
-    v.starts_with('.') || v.starts_with('。') || v.starts_with('/') || v.starts_with('／')
+    value
+        .chars()
+        .find(|c| !is_unseen(*c))
+        .is_some_and(is_command_mark)
+}
+
+/// A dot or slash that starts a command, and the look-alikes a person reads as one.
+fn is_command_mark(c: char) -> bool {
+    matches!(c, '.' | '。' | '．' | '｡' | '﹒' | '/' | '／' | '∕' | '⁄')
+}
+
+/// A character neither the engine's strip nor a reader would see: whitespace of any script,
+/// controls (U+001C–U+001F among them), format characters and the other default-ignorable
+/// code points, and the blank fillers that render as nothing.
+pub fn is_unseen(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(
+            c,
+            // Format characters (Cf) and default-ignorable code points.
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{0600}'..='\u{0605}'
+                | '\u{061C}'
+                | '\u{06DD}'
+                | '\u{070F}'
+                | '\u{0890}'..='\u{0891}'
+                | '\u{08E2}'
+                | '\u{115F}'..='\u{1160}'
+                | '\u{17B4}'..='\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{2800}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF0}'..='\u{FFFB}'
+                | '\u{110BD}'
+                | '\u{110CD}'
+                | '\u{13430}'..='\u{1343F}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
 }
 
 /// What the table would see: a roll goes out as `.r <value>` (and is the dice engine's to
@@ -164,6 +217,35 @@ mod tests {
         for c in ["I open the door", "1d20", "", "a.b"] {
             assert!(!is_command(c), "{c}");
         }
+    }
+
+    /// Issue #28 item 3: what the engine strips (Python `str.strip()` takes U+001C–U+001F and
+    /// every Unicode space) and what a person cannot see do not hide a command.
+    #[test]
+    fn a_command_behind_unseen_characters_or_in_full_width_is_still_one() {
+        for c in [
+            "\u{1f}.x",
+            "\u{1c}\u{1d}\u{1e}.panels enable evil",
+            "\u{200b}.x",
+            "\u{feff}/me",
+            "．x",
+            "／roll",
+            " \u{3000}.r",
+            "\u{85}\u{a0}\u{2028}.r 1d6",
+            "\u{2060}\u{200d}\u{e0001}。r",
+            "\u{3164}\u{115f}.x",
+        ] {
+            assert!(is_command(c), "{c:?}");
+        }
+        for c in ["\u{200b}I wave", "\u{3000}1d20", "\u{feff}", "x．y"] {
+            assert!(!is_command(c), "{c:?}");
+        }
+        // Through the gate: a gesture does not carry it past the prompt.
+        let mut g = IntentGate::default();
+        assert_eq!(
+            g.offer("p/a", Input, "\u{1f}.panels enable evil", true, 0.0),
+            Verdict::Ask
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! `commands` holds the page's entry points; `vars` the variables editor.
 
 mod commands;
+pub mod data;
 mod vars;
 
 use std::path::{Path, PathBuf};
@@ -36,6 +37,8 @@ struct Open {
     bench: Bench,
     /// Who the author is looking as now (`keeper` or `player`).
     viewer: String,
+    /// The table's private data folder: removed when this is dropped, after the table stopped.
+    _data: data::BenchData,
 }
 
 impl PackBench {
@@ -48,17 +51,19 @@ impl PackBench {
         on_event: Channel<PumpBatch>,
     ) -> Result<ipc::Joined, String> {
         seat.leave().await;
-        static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let data = std::env::temp_dir().join(format!(
-            "loreweaver-bench-{}-{}",
-            std::process::id(),
-            OPENED.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-        ));
-        let (table, bench) = start_table(&dir, data).await?;
+        let root = data::root();
+        let swept = data::sweep(&root, &std::env::temp_dir());
+        if swept > 0 {
+            tracing::info!(swept, "removed bench data folders earlier runs left behind");
+        }
+        let data = data::BenchData::create_in(&root)
+            .map_err(|e| format!("the bench's data folder could not be made: {e}"))?;
+        let (table, bench) = start_table(&dir, data.path().to_path_buf()).await?;
         *self.0.lock().await = Some(Open {
             table,
             bench,
             viewer: viewer.into(),
+            _data: data,
         });
         self.view(seat, viewer, on_event).await
     }
@@ -77,6 +82,7 @@ impl PackBench {
                 table,
                 bench,
                 viewer: now,
+                ..
             }) = open.as_mut()
             else {
                 return Err("no pack is open on the bench".into());
@@ -129,6 +135,8 @@ impl Follower for PackBench {
             if let Some(open) = self.0.lock().await.take() {
                 drop(open.bench);
                 open.table.shutdown().await;
+                // The table no longer writes: its data folder goes.
+                drop(open._data);
             }
         })
     }

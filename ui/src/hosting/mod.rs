@@ -260,7 +260,13 @@ pub fn HostingStrip() -> impl IntoView {
     let copy = move |_| {
         if let Some(text) = ctx.view.with_untracked(|v| v.ticket.clone()) {
             leptos::task::spawn_local(async move {
-                if bridge::call(&cmd::CopyText { text }).await.is_ok() {
+                if bridge::call(&cmd::CopyText {
+                    text,
+                    secret: false,
+                })
+                .await
+                .is_ok()
+                {
                     copied.set(true);
                 }
             });

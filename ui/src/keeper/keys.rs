@@ -14,6 +14,12 @@ fn role_of(s: &str) -> Role {
     Role::from_wire(s)
 }
 
+/// Whether changing a key's role from `from` to `to` asks first: only a promotion to keeper
+/// (it hands whoever holds the key the whole table).
+fn asks_before(from: &Role, to: &Role) -> bool {
+    *to == Role::Keeper && *from != Role::Keeper
+}
+
 /// A roster value as a cell: `null` expiry reads "never".
 fn extra_text(l: crate::i18n::Locale, key: &str, v: &Value) -> String {
     match (key, v) {
@@ -158,7 +164,30 @@ fn KeyRow(table: Table, entry: KeyEntry, cols: Vec<String>) -> impl IntoView {
             view! { <td data-col=col>{move || extra_text(locale.get(), &c, &v)}</td> }
         })
         .collect_view();
-    let role = entry.role.as_str().to_string();
+    // The role the select shows, and a promotion waiting for its confirmation.
+    let role = RwSignal::new(entry.role.as_str().to_string());
+    let promoting = RwSignal::new(false);
+    let current = StoredValue::new(entry.role.clone());
+    let who = if entry.name.trim().is_empty() {
+        entry.key_masked.clone()
+    } else {
+        protocol::session::sanitize_text(&entry.name)
+    };
+    let change_role = move |ev: leptos::ev::Event| {
+        let picked = event_target_value(&ev);
+        role.set(picked.clone());
+        let to = role_of(&picked);
+        if asks_before(&current.get_value(), &to) {
+            promoting.set(true);
+        } else {
+            promoting.set(false);
+            update(None, Some(to));
+        }
+    };
+    let cancel_promotion = move |_| {
+        promoting.set(false);
+        role.set(current.with_value(|r| r.as_str().to_string()));
+    };
     view! {
         <tr class="key-row" data-id=entry.id.clone() data-name=entry.name.clone()>
             <td class="key-name">
@@ -180,11 +209,23 @@ fn KeyRow(table: Table, entry: KeyEntry, cols: Vec<String>) -> impl IntoView {
                 }}
             </td>
             <td>
-                <select class="role-select" prop:value=role
-                    on:change=move |ev| update(None, Some(role_of(&event_target_value(&ev))))>
+                <select class="role-select" prop:value=role on:change=change_role>
                     <option value="player">{move || tr(locale.get(), "keeper.role.player")}</option>
                     <option value="keeper">{move || tr(locale.get(), "keeper.role.keeper")}</option>
                 </select>
+                {move || promoting.get().then(|| {
+                    let who = who.clone();
+                    view! {
+                        <span class="confirm promote-confirm">
+                            {tr(locale.get(), "keeper.keys.promote_confirm").replace("{name}", &who)}" "
+                            <button class="primary small promote-yes" on:click=move |_| {
+                                promoting.set(false);
+                                update(None, Some(Role::Keeper));
+                            }>{tr(locale.get(), "keeper.confirm")}</button>
+                            <button class="link small promote-no" on:click=cancel_promotion>{tr(locale.get(), "keeper.cancel")}</button>
+                        </span>
+                    }
+                })}
             </td>
             <td><code class="masked">{entry.key_masked.clone()}</code></td>
             {cells}
@@ -236,7 +277,13 @@ fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
         leptos::task::spawn_local(async move {
             let r = match command {
                 Copy::Invite => crate::bridge::call(&ipc::cmd::CopyInvite { room, key }).await,
-                Copy::Key => crate::bridge::call(&ipc::cmd::CopyText { text: key }).await,
+                Copy::Key => {
+                    crate::bridge::call(&ipc::cmd::CopyText {
+                        text: key,
+                        secret: true,
+                    })
+                    .await
+                }
             };
             copied.set(Some(r.map(|_| done)));
         });
@@ -269,12 +316,27 @@ fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
                             {tr(locale.get(), "keeper.reveal.done")}
                         </button>
                         <span class="copied" aria-live="polite">{move || match copied.get() {
-                            Some(Ok(k)) => tr(locale.get(), k).to_string(),
+                            Some(Ok(k)) => tr(locale.get(), k)
+                                .replace("{s}", &ipc::CLIPBOARD_CLEAR_SECS.to_string()),
                             Some(Err(e)) => e,
                             None => String::new(),
                         }}</span>
                     </div>
                 </section>
             })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #28 item 9: only a promotion to keeper asks before it is sent.
+    #[test]
+    fn only_a_promotion_to_keeper_asks() {
+        assert!(asks_before(&Role::Player, &Role::Keeper));
+        assert!(!asks_before(&Role::Keeper, &Role::Player));
+        assert!(!asks_before(&Role::Keeper, &Role::Keeper));
+        assert!(!asks_before(&Role::Player, &Role::Player));
     }
 }

@@ -54,6 +54,8 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "keeper.keys.roster" => ("Keys of this room", "本房间的密钥"),
         "keeper.keys.never" => ("never", "永不"),
         "keeper.keys.rename" => ("Rename", "重命名"),
+        "keeper.keys.promote_confirm" => ("Make {name} a keeper?", "将 {name} 设为主持人？"),
+        "keeper.confirm" => ("Confirm", "确认"),
         "keeper.keys.delete_confirm" => ("Delete this key? Whoever holds it can no longer join.", "删除此密钥？持有者将无法再加入。"),
         "keeper.role.player" => ("player", "玩家"),
         "keeper.role.keeper" => ("keeper", "主持人"),
@@ -70,8 +72,14 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "填写玩家名称并生成其密钥：票据与密钥将作为一条邀请一起复制，发给对方即可。",
         ),
         "keeper.reveal.done" => ("Done, forget it", "完成，忘记它"),
-        "keeper.reveal.copied" => ("Key copied.", "密钥已复制。"),
-        "keeper.reveal.invite_copied" => ("Invite (ticket + key) copied.", "邀请（票据 + 密钥）已复制。"),
+        "keeper.reveal.copied" => (
+            "Key copied. Studio clears it from the clipboard in {s} s if it is still there.",
+            "密钥已复制。若 {s} 秒后剪贴板中仍是它，Studio 会将其清除。",
+        ),
+        "keeper.reveal.invite_copied" => (
+            "Invite (ticket + key) copied. Studio clears it from the clipboard in {s} s if it is still there.",
+            "邀请（票据 + 密钥）已复制。若 {s} 秒后剪贴板中仍是它，Studio 会将其清除。",
+        ),
         "keeper.model.chat" => ("The Keeper's model", "主持人的模型"),
         "keeper.model.using_demo" => (
             "The server is running its offline demo Keeper: no model is reachable yet.",

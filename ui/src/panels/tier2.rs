@@ -74,7 +74,10 @@ fn truthy(v: &Value) -> bool {
 }
 
 /// A page's intent, validated: a known kind, a non-empty value of at most 2,000 characters;
-/// a roll's whitespace collapsed.
+/// a roll's whitespace collapsed. The value is page text like any other: sanitised (controls
+/// and bidi overrides out) before anything judges or shows it, so what the prompt shows and
+/// the command check reads is exactly what goes to the table; a value nothing visible is left
+/// of is dropped.
 pub(crate) fn validate_intent(kind: &Value, value: &Value) -> Option<(PanelIntentKind, String)> {
     let kind = match kind.as_str()? {
         "choice" => PanelIntentKind::Choice,
@@ -82,13 +85,17 @@ pub(crate) fn validate_intent(kind: &Value, value: &Value) -> Option<(PanelInten
         "roll" => PanelIntentKind::Roll,
         _ => return None,
     };
-    let value = value.as_str()?;
-    if value.trim().is_empty() || value.chars().count() > MAX_INTENT_CHARS {
+    let raw = value.as_str()?;
+    if raw.chars().count() > MAX_INTENT_CHARS {
+        return None;
+    }
+    let value = protocol::session::sanitize_text(raw);
+    if value.chars().all(protocol::intent_gate::is_unseen) {
         return None;
     }
     let value = match kind {
         PanelIntentKind::Roll => value.split_whitespace().collect::<Vec<_>>().join(" "),
-        _ => value.to_owned(),
+        _ => value,
     };
     Some((kind, value))
 }
@@ -361,5 +368,35 @@ fn Frame(panel: UiManifestPanel, attempt: RwSignal<u32>, n: u32) -> impl IntoVie
         }
         .into_any(),
     }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::intent_gate::is_command;
+
+    /// Issue #28 item 3: a page's intent value is sanitised before the gate judges it, so a
+    /// control the engine would strip cannot hide a command, and what the prompt shows is what
+    /// is sent.
+    #[test]
+    fn an_intent_value_is_sanitised_and_a_hidden_command_is_seen() {
+        let (kind, value) =
+            validate_intent(&json!("input"), &json!("\u{1f}.panels enable evil")).unwrap();
+        assert_eq!(kind, PanelIntentKind::Input);
+        assert_eq!(value, ".panels enable evil");
+        assert!(is_command(&value));
+        let (_, value) = validate_intent(&json!("choice"), &json!("I \u{202e}wave\u{7}")).unwrap();
+        assert_eq!(value, "I wave");
+        // Nothing visible left: not an intent at all.
+        for empty in ["\u{1f}\u{1e}", "\u{200b}\u{feff}", " \u{3000}"] {
+            assert_eq!(
+                validate_intent(&json!("input"), &json!(empty)),
+                None,
+                "{empty:?}"
+            );
+        }
+        let (_, roll) = validate_intent(&json!("roll"), &json!(" 1d20 \u{1f}+ 2 ")).unwrap();
+        assert_eq!(roll, "1d20 + 2");
     }
 }
