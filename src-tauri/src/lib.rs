@@ -62,6 +62,8 @@ macro_rules! studio_commands {
             pack_bench::pack_bench_view,
             pack_bench::pack_bench_vars,
             pack_bench::pack_bench_set_var,
+            pack_bench::check_pack_on_engine,
+            pack_bench::build_pack_on_engine,
             hosting::hosting_info,
             hosting::choose_engine,
             hosting::host_table,

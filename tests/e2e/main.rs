@@ -17,6 +17,7 @@ mod keeper_console;
 mod keeper_invites;
 mod notify;
 mod pack_bench;
+mod pack_bench_engine;
 mod panel_limits;
 mod panel_stall;
 mod panels_hostile;

@@ -157,4 +157,9 @@ commands! {
     PackBenchVars = "pack_bench_vars" {} -> Vec<PackBenchVar>;
     /// Sets one variable; the reply is the room's whole list.
     PackBenchSetVar = "pack_bench_set_var" { id: String, kind: String, value: String } -> Vec<PackBenchVar>;
+    /// Runs the engine's packer on `dir` (a check: the build is thrown away) beside our lint.
+    CheckPackOnEngine = "check_pack_on_engine" { dir: String } -> PackEngineCheck;
+    /// Asks where to save, then builds `dir` into a `.lwpack` with the engine's packer; `None`
+    /// when the person cancelled.
+    BuildPackOnEngine = "build_pack_on_engine" { dir: String } -> Option<PackBuilt>;
 }

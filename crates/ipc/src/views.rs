@@ -93,8 +93,44 @@ pub struct PackBenchStatus {
     pub reloads: u64,
 }
 
+/// The engine's packer and our lint on the same pack folder.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackEngineCheck {
+    /// The engine that judged (its path and version).
+    pub engine: String,
+    /// The engine's packer built the pack.
+    pub engine_accepts: bool,
+    /// What the engine said when it refused (its sentence, unchanged), where it says.
+    pub engine_problem: Option<Problem>,
+    /// The pack's id and version, when the engine built it.
+    pub id: Option<String>,
+    pub version: Option<String>,
+    /// Our lint's problems (empty: it loads).
+    pub ours: Vec<Problem>,
+    /// How long the packer took, in ms.
+    pub ms: u64,
+}
+
+impl PackEngineCheck {
+    /// The engine and our lint disagree on accept/refuse (always a finding).
+    pub fn disagree(&self) -> bool {
+        self.engine_accepts != self.ours.is_empty()
+    }
+}
+
+/// A `.lwpack` the engine's packer built.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackBuilt {
+    pub path: String,
+    pub id: String,
+    pub version: String,
+    pub sha256: String,
+    pub bytes: u64,
+    pub ms: u64,
+}
+
 /// One thing a pack's build would refuse, where it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Problem {
     /// The file, relative to the pack folder.
     pub file: String,

@@ -13,6 +13,8 @@ mod run;
 mod tables;
 
 pub use commands::*;
+/// The engine hosting would use (the pack bench runs its packer too), and its probe.
+pub(crate) use tables::{discover as engine_in_use, probe as probe_engine};
 
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;

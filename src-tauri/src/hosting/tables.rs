@@ -77,7 +77,7 @@ pub(super) fn table_port(dir: &Path) -> Result<u16, String> {
 }
 
 /// Probes `engine` off the async runtime.
-pub(super) async fn probe(engine: &Engine) -> Result<String, String> {
+pub(crate) async fn probe(engine: &Engine) -> Result<String, String> {
     let e = engine.clone();
     tauri::async_runtime::spawn_blocking(move || hosting::probe::run(&e, hosting::probe::TIMEOUT))
         .await
@@ -85,7 +85,7 @@ pub(super) async fn probe(engine: &Engine) -> Result<String, String> {
 }
 
 /// The engine to use now, and how it was found.
-pub(super) fn discover() -> Option<(Engine, Found)> {
+pub(crate) fn discover() -> Option<(Engine, Found)> {
     let path = std::env::var("PATH").unwrap_or_default();
     engine::discover(remembered_engine().as_deref(), &path)
 }

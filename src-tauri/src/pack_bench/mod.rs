@@ -10,6 +10,7 @@
 
 mod commands;
 pub mod data;
+mod engine;
 mod vars;
 
 use std::path::{Path, PathBuf};
@@ -22,6 +23,7 @@ use local_table::{LocalTable, RunningTable};
 use tauri::ipc::Channel;
 
 pub use commands::*;
+pub use engine::*;
 pub use vars::*;
 
 use tauri::async_runtime::Mutex as AsyncMutex;

@@ -2,6 +2,7 @@
 //! panels this viewer does not receive (with why). The panels themselves render in the play
 //! view below, exactly as a room would show them.
 
+mod engine;
 pub mod text;
 mod tools;
 mod vars;
@@ -95,6 +96,8 @@ pub fn BenchPane(table: Table) -> impl IntoView {
     };
     let owner = use_context::<crate::store::AppOwner>().expect("app owner");
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    // The folder alone: a reload must not reset the engine's verdict shown for it.
+    let bench_dir = Memo::new(move |_| table.bench.with(|b| b.as_ref().map(|b| b.dir.clone())));
     let view_as = move |viewer: &'static str| {
         let owner = owner.clone();
         move |_| {
@@ -157,6 +160,9 @@ pub fn BenchPane(table: Table) -> impl IntoView {
             <div class="bench-pane bench-tools-row">
                 <vars::VarsEditor table=table/>
                 <tools::AuthorTools table=table/>
+                {move || bench_dir.get().map(|dir| view! {
+                    <engine::EngineVerdict dir=dir/>
+                })}
             </div>
         </Show>
     }

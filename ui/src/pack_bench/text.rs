@@ -32,6 +32,22 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "bench.audience_keeper" => ("audience is keeper only", "受众仅为主持人"),
         "bench.audience_players" => ("audience is players only", "受众仅为玩家"),
         "bench.audience_other" => ("not sent to this viewer", "未发送给此视角"),
+        "bench.engine" => ("The engine's verdict", "引擎的判定"),
+        "bench.engine.check" => ("Check with the engine", "用引擎检查"),
+        "bench.engine.build" => ("Build pack…", "构建扩展包…"),
+        "bench.engine.running" => ("The engine's packer is running…", "引擎的打包器正在运行…"),
+        "bench.engine.by" => ("Judged by", "判定引擎"),
+        "bench.engine.accepts" => ("builds it:", "可以构建："),
+        "bench.engine.refuses" => ("refuses it", "拒绝构建"),
+        "bench.engine.ours_accepts" => ("loads it", "可以加载"),
+        "bench.engine.ours_refuses" => ("refuses it", "拒绝加载"),
+        "bench.engine.theirs" => ("Engine:", "引擎："),
+        "bench.engine.lint" => ("Studio's lint:", "Studio 检查："),
+        "bench.engine.disagree" => (
+            "The engine and Studio's lint disagree on this pack: only one of them accepts it.",
+            "引擎与 Studio 的检查对此扩展包意见不一：只有其中一方接受它。",
+        ),
+        "bench.engine.built" => ("Built", "已构建"),
         _ => return None,
     })
 }

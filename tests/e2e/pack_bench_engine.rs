@@ -1,0 +1,138 @@
+//! The pack bench beside the real engine (#26): **Check with the engine** runs the engine's
+//! packer on the pack folder and shows its verdict beside Studio's lint (both accept the
+//! fixture; both refuse an unknown block kind, each in its words; a pack only one of them
+//! accepts is called a disagreement), and **Build pack…** writes the `.lwpack` through the
+//! engine's packer. The engine is the one chosen for hosting (this profile remembers it).
+
+use std::path::Path;
+use std::time::Duration;
+
+use studio_e2e::keeper::{click, wait_text};
+use studio_e2e::peers::fresh_dir;
+use studio_e2e::{open_studio_args, out_dir, wait_for, Studio};
+use test_support::copy_dir;
+
+/// Presses Check with the engine and waits for a verdict other than `before`'s.
+fn check(s: &Studio, before: Option<String>) -> (String, String, String, String) {
+    click(s, "#bench-engine-check");
+    wait_for(Duration::from_secs(60), "the engine's verdict", || {
+        let v = s.find("#bench-engine-verdict")?;
+        let attrs = ["data-engine", "data-ours", "data-disagree"]
+            .map(|a| s.attr(&v, a).unwrap_or_else(|| panic!("the verdict's {a}")));
+        let text = s.text(&v);
+        let busy = s
+            .find("#bench-engine-check")
+            .is_some_and(|b| !s.is_enabled(&b));
+        (!busy && Some(text.clone()) != before).then(|| {
+            let [e, o, d] = attrs;
+            (e, o, d, text)
+        })
+    })
+}
+
+#[test]
+fn the_engine_judges_and_builds_the_bench_pack() {
+    let _scenario = studio_e2e::scenario();
+    let root = fresh_dir("bench-engine");
+    let (pack, data, saves) = (root.join("pack"), root.join("studio"), root.join("saves"));
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-pack"),
+        &pack,
+    );
+    // The engine this profile chose for hosting before: the bench's packer is that engine's.
+    std::fs::create_dir_all(data.join("hosted")).unwrap();
+    std::fs::write(
+        data.join("hosted/engine.txt"),
+        studio_e2e::hosting::engine_dir().display().to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(&saves).unwrap();
+    let s = open_studio_args(
+        &[
+            ("STUDIO_DATA_DIR", data.to_str().unwrap()),
+            ("STUDIO_SAVE_DIR", saves.to_str().unwrap()),
+        ],
+        &["--pack", pack.to_str().unwrap()],
+    );
+    wait_text(
+        &s,
+        "[data-panel='bench-pack/notes'] .panel-title",
+        "the pack's panel",
+        |t| t == "Notes",
+    );
+    click(&s, "#bench-engine summary");
+
+    // Both accept the fixture.
+    let (engine, ours, disagree, text) = check(&s, None);
+    assert_eq!(
+        (engine.as_str(), ours.as_str(), disagree.as_str()),
+        ("true", "true", "false"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bench-pack") && text.contains("0.1.0"),
+        "{text}"
+    );
+
+    // Both refuse an unknown block kind, each in its own words.
+    let panels = pack.join("ui/panels.yaml");
+    let good = std::fs::read_to_string(&panels).unwrap();
+    std::fs::write(&panels, good.replace("{kind: stat,", "{kind: gauge,")).unwrap();
+    let (engine, ours, disagree, refused) = check(&s, Some(text));
+    assert_eq!(
+        (engine.as_str(), ours.as_str(), disagree.as_str()),
+        ("false", "false", "false"),
+        "{refused}"
+    );
+    let theirs = s.text(&s.find("#bench-engine-theirs").unwrap());
+    let lint = s.text(&s.find("#bench-engine-ours").unwrap());
+    assert!(
+        theirs.contains("kind must be one of"),
+        "the engine's words: {theirs}"
+    );
+    assert!(
+        lint.contains("unknown block kind \"gauge\""),
+        "the lint's words: {lint}"
+    );
+    std::fs::write(&panels, &good).unwrap();
+
+    // A pack only one of them accepts: the panels file left out of the manifest (the engine
+    // ships it without its panels; the lint refuses).
+    let manifest = pack.join("pack.yaml");
+    let listed = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        listed.replace("  panels: [ui/panels.yaml]\n", ""),
+    )
+    .unwrap();
+    let (engine, ours, disagree, split) = check(&s, Some(refused));
+    assert_eq!(
+        (engine.as_str(), ours.as_str(), disagree.as_str()),
+        ("true", "false", "true"),
+        "{split}"
+    );
+    assert!(s.find("#bench-engine-disagree").is_some(), "{split}");
+    s.screenshot(&out_dir().join("bench-engine-disagree.png"));
+    std::fs::write(&manifest, &listed).unwrap();
+
+    // Build pack…: the engine's packer writes the file; the bench says what it is.
+    click(&s, "#bench-engine-build");
+    let built = wait_text(&s, "#bench-built", "the built pack", |t| {
+        t.contains("sha256")
+    });
+    let path = s
+        .attr(&s.find("#bench-built").unwrap(), "data-path")
+        .expect("the built pack's path");
+    assert!(path.starts_with(saves.to_str().unwrap()), "{path}");
+    let bytes = std::fs::metadata(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .len();
+    assert!(bytes > 0, "an empty pack");
+    let zip = std::fs::read(&path).unwrap();
+    assert_eq!(&zip[..2], b"PK", "not a zip: {path}");
+    assert!(
+        built.contains("bench-pack") && built.contains("0.1.0"),
+        "{built}"
+    );
+    s.screenshot(&out_dir().join("bench-engine-built.png"));
+}
