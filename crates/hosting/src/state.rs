@@ -99,9 +99,80 @@ impl Phase {
     }
 }
 
+/// What an engine prints when its endpoint cannot come up (in the Internet mode: no relay
+/// answered within its 45 s).
+const COULD_NOT_START: &str = "could not start";
+
+impl Crash {
+    /// How it ended: `exit code 1`, `signal 9`.
+    pub fn how(&self) -> String {
+        match (self.code, self.signal) {
+            (Some(c), _) => format!("exit code {c}"),
+            (None, Some(s)) => format!("signal {s}"),
+            _ => "no exit status".into(),
+        }
+    }
+
+    /// Why hosting failed when the engine ended before it served, as the person reads it: an
+    /// engine for the Internet that could not come online is "no relay reachable", with the
+    /// way out (this machine only, which needs no relay).
+    pub fn before_serving_sentence(&self, local_only: bool) -> String {
+        let no_relay = !local_only && self.last_lines.iter().any(|l| l.contains(COULD_NOT_START));
+        if no_relay {
+            format!(
+                "no relay reachable: the engine could not go online ({}); host for this machine only instead",
+                self.how()
+            )
+        } else {
+            format!(
+                "the engine ended before it served ({}); its last lines are in the hosting strip's log",
+                self.how()
+            )
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_internet_engine_that_cannot_go_online_is_no_relay_reachable() {
+        let crash = |lines: &[&str], code, signal| Crash {
+            code,
+            signal,
+            last_lines: lines.iter().map(|l| l.to_string()).collect(),
+            before_serving: true,
+        };
+        // What the engine prints after 45 s without a relay, then exit 1.
+        let offline = crash(
+            &[
+                "Starting…",
+                "Iroh transport could not start (timed out waiting for a relay).",
+            ],
+            Some(1),
+            None,
+        );
+        let said = offline.before_serving_sentence(false);
+        assert!(said.starts_with("no relay reachable"), "{said}");
+        assert!(
+            said.contains("exit code 1") && said.contains("this machine only"),
+            "{said}"
+        );
+        // For this machine only there is no relay to blame.
+        let said = offline.before_serving_sentence(true);
+        assert!(
+            said.starts_with("the engine ended before it served (exit code 1)"),
+            "{said}"
+        );
+        // Another failure in the Internet mode is not a relay's.
+        let other = crash(&["Traceback …", "ModuleNotFoundError: iroh"], None, Some(9));
+        let said = other.before_serving_sentence(false);
+        assert!(
+            said.starts_with("the engine ended before it served (signal 9)"),
+            "{said}"
+        );
+    }
 
     fn exited(code: Option<i32>, lines: usize) -> Event {
         Event::Exited {

@@ -157,25 +157,7 @@ impl Hosting {
             let phase = self.lock().phase.clone();
             match phase {
                 Phase::Starting => {}
-                Phase::Crashed(c) => {
-                    let relay = !table.local_only
-                        && self
-                            .lock()
-                            .ring
-                            .last(hosting::state::CRASH_LINES)
-                            .iter()
-                            .any(|l| l.contains("could not start"));
-                    let code = c
-                        .code
-                        .map(|c| format!("exit code {c}"))
-                        .or_else(|| c.signal.map(|s| format!("signal {s}")))
-                        .unwrap_or_default();
-                    return Err(if relay {
-                        format!("no relay reachable: the engine could not go online ({code}); host for this machine only instead")
-                    } else {
-                        format!("the engine ended before it served ({code}); its last lines are in the hosting strip's log")
-                    });
-                }
+                Phase::Crashed(c) => return Err(c.before_serving_sentence(table.local_only)),
                 _ => return Err("hosting was stopped before the engine served".into()),
             }
             if Instant::now() > deadline {
