@@ -66,7 +66,11 @@ pub fn copy_text(app: AppHandle, args: cmd::CopyText) -> Result<Reply<cmd::CopyT
     let cmd::CopyText { text, secret } = args;
     copy(&app, text, secret)?;
     // That it happened, never what: the text may be a key.
-    tracing::info!(secret, "copied text to the clipboard");
+    if secret {
+        tracing::info!("copied a minted key to the clipboard");
+    } else {
+        tracing::info!("copied text to the clipboard");
+    }
     Ok(())
 }
 

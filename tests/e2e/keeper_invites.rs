@@ -136,7 +136,28 @@ fn keeper_invites_a_player_and_manages_the_table() {
 
     // Role change: the row follows the server's answer.
     let robin_role = "#keys .key-row[data-name='Robin Hood'] .role-select";
+    // A promotion to keeper asks first, naming the key; Cancel puts the select back.
+    let robin = "#keys .key-row[data-name='Robin Hood']";
     choose(&keeper, robin_role, "keeper");
+    let ask = wait_text(
+        &keeper,
+        &format!("{robin} .promote-confirm"),
+        "the promotion's question",
+        |t| t.contains("Robin Hood"),
+    );
+    eprintln!("promotion asks: {ask}");
+    click(&keeper, &format!("{robin} .promote-no"));
+    wait_for(Duration::from_secs(5), "the select back on player", || {
+        let el = keeper.find(robin_role)?;
+        let v = keeper
+            .execute_on(&el, "return arguments[0].value")
+            .unwrap_or_else(|e| panic!("reading Robin's role: {e}"));
+        (v.as_str() == Some("player")
+            && keeper.find(&format!("{robin} .promote-confirm")).is_none())
+        .then_some(())
+    });
+    choose(&keeper, robin_role, "keeper");
+    click(&keeper, &format!("{robin} .promote-yes"));
     wait_for(Duration::from_secs(10), "Robin to be a keeper", || {
         let el = keeper.find(robin_role)?;
         let v = keeper

@@ -1,9 +1,11 @@
 //! The `--version` probe: an engine answers with one version line quickly; anything else (a
 //! random binary, a script that hangs, a crash) is not an engine, said in a sentence.
 
+use std::collections::HashMap;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use crate::engine::Engine;
 
@@ -87,9 +89,66 @@ pub fn run(engine: &Engine, timeout: Duration) -> Result<String, String> {
     })
 }
 
+/// Answers remembered per engine while its files stay as they were: hosting again (or the
+/// bench's packer) does not pay another Python start, and a machine loaded by windows cannot
+/// turn an engine that answered into "not an engine" on a slow second probe.
+#[derive(Debug, Default)]
+pub struct Remembered(HashMap<PathBuf, (SystemTime, String)>);
+
+/// When the files an engine runs from last changed (the executable; the source's `app.py` and
+/// its Python). `None` when one cannot be read: such an engine is probed every time.
+fn stamp(engine: &Engine) -> Option<SystemTime> {
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match engine {
+        Engine::Executable(p) => modified(p),
+        Engine::Source { dir, python } => modified(&dir.join("app.py")).max(modified(python)),
+    }
+}
+
+impl Remembered {
+    /// The version `engine` answered before, if its files have not changed since.
+    pub fn get(&self, engine: &Engine) -> Option<String> {
+        let (when, version) = self.0.get(engine.path())?;
+        (stamp(engine)? == *when).then(|| version.clone())
+    }
+
+    /// Keeps a version the engine answered.
+    pub fn keep(&mut self, engine: &Engine, version: &str) {
+        if let Some(when) = stamp(engine) {
+            self.0
+                .insert(engine.path().to_path_buf(), (when, version.to_string()));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_answer_is_remembered_until_the_engine_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("loreweaver");
+        std::fs::write(&exe, "#!/bin/sh\necho 0.4.1\n").unwrap();
+        let engine = Engine::Executable(exe.clone());
+        let mut known = Remembered::default();
+        assert_eq!(known.get(&engine), None);
+        known.keep(&engine, "0.4.1");
+        assert_eq!(known.get(&engine).as_deref(), Some("0.4.1"));
+        // A new install (the file rewritten later) is probed again.
+        let later = SystemTime::now() + Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&exe)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        assert_eq!(known.get(&engine), None);
+        // A vanished engine is never answered from memory.
+        known.keep(&engine, "0.4.1");
+        std::fs::remove_file(&exe).unwrap();
+        assert_eq!(known.get(&engine), None);
+    }
     use std::path::Path;
 
     #[test]

@@ -77,11 +77,24 @@ pub(super) fn table_port(dir: &Path) -> Result<u16, String> {
 }
 
 /// Probes `engine` off the async runtime.
+/// An engine that answered before is not asked again while its files are unchanged.
 pub(crate) async fn probe(engine: &Engine) -> Result<String, String> {
+    static KNOWN: std::sync::Mutex<Option<hosting::probe::Remembered>> =
+        std::sync::Mutex::new(None);
+    let known = || KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(version) = known().as_ref().and_then(|k| k.get(engine)) {
+        return Ok(version);
+    }
     let e = engine.clone();
-    tauri::async_runtime::spawn_blocking(move || hosting::probe::run(&e, hosting::probe::TIMEOUT))
-        .await
-        .map_err(|e| e.to_string())?
+    let version = tauri::async_runtime::spawn_blocking(move || {
+        hosting::probe::run(&e, hosting::probe::TIMEOUT)
+    })
+    .await
+    .map_err(|e| e.to_string())??;
+    known()
+        .get_or_insert_with(Default::default)
+        .keep(engine, &version);
+    Ok(version)
 }
 
 /// The engine to use now, and how it was found.
