@@ -12,20 +12,27 @@ use studio_e2e::peers::fresh_dir;
 use studio_e2e::{open_studio_args, out_dir, wait_for, Studio};
 use test_support::copy_dir;
 
-/// Presses Check with the engine and waits for a verdict other than `before`'s.
+/// Presses Check with the engine and waits for a verdict other than `before`'s: its three
+/// flags and its text, read in one script (the verdict is redrawn when the answer lands).
 fn check(s: &Studio, before: Option<String>) -> (String, String, String, String) {
     click(s, "#bench-engine-check");
     wait_for(Duration::from_secs(60), "the engine's verdict", || {
-        let v = s.find("#bench-engine-verdict")?;
-        let attrs = ["data-engine", "data-ours", "data-disagree"]
-            .map(|a| s.attr(&v, a).unwrap_or_else(|| panic!("the verdict's {a}")));
-        let text = s.text(&v);
-        let busy = s
-            .find("#bench-engine-check")
-            .is_some_and(|b| !s.is_enabled(&b));
-        (!busy && Some(text.clone()) != before).then(|| {
-            let [e, o, d] = attrs;
-            (e, o, d, text)
+        let v = s
+            .execute(
+                "const v = document.getElementById('bench-engine-verdict'); \
+                 const b = document.getElementById('bench-engine-check'); \
+                 if (!v || !b || b.disabled) { return null; } \
+                 return [v.dataset.engine, v.dataset.ours, v.dataset.disagree, v.textContent];",
+                serde_json::json!([]),
+            )
+            .unwrap_or_else(|e| panic!("reading the verdict: {e}"));
+        let [e, o, d, text] =
+            [0, 1, 2, 3].map(|i| v.get(i).and_then(|x| x.as_str()).map(String::from));
+        let text = text?;
+        (Some(text.clone()) != before).then(|| {
+            let flag =
+                |f: Option<String>| f.unwrap_or_else(|| panic!("a verdict flag missing: {text}"));
+            (flag(e), flag(o), flag(d), text.clone())
         })
     })
 }

@@ -77,3 +77,19 @@ fn an_unreadable_item_is_said_and_the_rest_read() {
     assert!(matches!(&read[2], PumpItem::Unreadable(why) if why.contains("frame")));
     assert_eq!(read.len(), 3);
 }
+
+#[test]
+fn a_frame_the_codec_reads_reads_in_the_window_whatever_whitespace_wraps_it() {
+    let line = "\u{a0}{\"type\":\"narrative\",\"id\":\"n1\",\"speaker\":\"system\",\"text\":\"BGM\",\"format\":\"plain\"}\u{b}\u{c}";
+    let frame = protocol::codec::decode_server(line).expect("the codec reads it");
+    let mut batch = PumpBatch::default();
+    batch.frame(line);
+    let items: Vec<PumpItem> = PumpBatch::items(batch.as_str()).collect();
+    match items.as_slice() {
+        [PumpItem::Frame(v)] => assert_eq!(
+            protocol::codec::decode_server_value(v.clone()).expect("the window decodes it"),
+            frame
+        ),
+        other => panic!("the window read {other:?}"),
+    }
+}
