@@ -162,8 +162,37 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_text(&s, "#got", "the event in the page", |t| t.contains("high"));
     click(&s, "#ask");
     s.switch_to_top();
-    wait_text(&s, "#bench-intents", "the intent in the log", |t| {
-        t.contains("bench-pack/echo") && t.contains("I ask the tide")
+    // The click is the person's gesture; when the host cannot prove it in time (a loaded
+    // machine: the frame's report comes late), it asks instead, which is its fail-safe: answer
+    // it as the person would.
+    let logged = |s: &studio_e2e::Studio| {
+        s.find("#bench-intents").is_some_and(|l| {
+            let t = s.text(&l);
+            t.contains("bench-pack/echo") && t.contains("I ask the tide")
+        })
+    };
+    let asked = wait_for(
+        Duration::from_secs(20),
+        "the intent logged or asked",
+        || {
+            if logged(&s) {
+                Some(false)
+            } else {
+                s.find("#intent-prompt").map(|_| true)
+            }
+        },
+    );
+    if asked {
+        let text = s.text(&s.find("#intent-text").expect("the prompt's text"));
+        assert_eq!(
+            text, "I ask the tide",
+            "the prompt shows what the page sends"
+        );
+        eprintln!("the host asked before sending the click's intent (no gesture proof in time)");
+        click(&s, "#intent-send");
+    }
+    wait_for(Duration::from_secs(20), "the intent in the log", || {
+        logged(&s).then_some(())
     });
     s.screenshot(&out_dir().join("bench-tools.png"));
 
