@@ -95,16 +95,7 @@ async fn ours(dir: PathBuf) -> Result<Vec<Problem>, String> {
         .map_err(|e| e.to_string())?;
     Ok(match loaded {
         Ok(_) => Vec::new(),
-        Err(list) => list
-            .into_iter()
-            .map(|p| Problem {
-                file: p.file,
-                line: p.line,
-                column: p.column,
-                message: p.message,
-                hint: p.hint,
-            })
-            .collect(),
+        Err(list) => list.into_iter().map(super::problem).collect(),
     })
 }
 

@@ -157,19 +157,21 @@ pub struct Bench {
     _watcher: Option<local_table::watch::PackWatcher>,
 }
 
+/// One of our lint's problems as the window shows it.
+pub(crate) fn problem(p: pack::Problem) -> Problem {
+    Problem {
+        file: p.file,
+        line: p.line,
+        column: p.column,
+        message: p.message,
+        hint: p.hint,
+    }
+}
+
 /// A reload error as problems: the lint's own list, or one line for anything else.
 fn problems_of(e: local_table::Error) -> Vec<Problem> {
     match e {
-        local_table::Error::Lint(_, list) => list
-            .into_iter()
-            .map(|p| Problem {
-                file: p.file,
-                line: p.line,
-                column: p.column,
-                message: p.message,
-                hint: p.hint,
-            })
-            .collect(),
+        local_table::Error::Lint(_, list) => list.into_iter().map(problem).collect(),
         other => vec![Problem {
             file: String::new(),
             line: 0,
