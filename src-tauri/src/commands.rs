@@ -57,7 +57,7 @@ pub fn open_log_folder(
     let cmd::OpenLogFolder {} = args;
     use tauri_plugin_opener::OpenerExt;
     let dir = crate::logging::log_dir();
-    let _ = std::fs::create_dir_all(&dir);
+    let _ = crate::logging::folder::private_dir(&dir);
     let shown = dir.display().to_string();
     if std::env::var_os("STUDIO_NO_OPEN").is_none() {
         if let Err(e) = app.opener().open_path(shown.clone(), None::<&str>) {

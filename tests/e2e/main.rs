@@ -15,6 +15,7 @@ mod hosting;
 mod join_errors;
 mod keeper_console;
 mod keeper_invites;
+mod log_flood;
 mod notify;
 mod pack_bench;
 mod pack_bench_engine;

@@ -586,6 +586,7 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         !logged.contains(&key),
         "the invoke key reached the log file"
     );
+    crate::log_flood::log_flood_is_one_event(&s, &log, &dir.join("studio/logs"));
     // Absence over the model's whole story, as Studio saves it: a forged line the transcript
     // has not drawn (scrolled out, or never near the view) is found too.
     let all = saved_story(&s, &saves);

@@ -49,7 +49,7 @@ struct Inner {
     key: Option<String>,
     demo_model: bool,
     channel: Option<Channel<HostingEvent>>,
-    log: Option<std::fs::File>,
+    log: Option<crate::logging::folder::Capped<std::fs::File>>,
     /// Bumped on every start: only the latest process's end counts.
     generation: u64,
 }

@@ -109,12 +109,11 @@ impl Hosting {
             inner.demo_model = false;
             inner.table = Some(table.clone());
             let log_dir = crate::logging::log_dir();
-            let _ = std::fs::create_dir_all(&log_dir);
-            inner.log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(log_dir.join(format!("engine-{}.log", hosting::tables::slug(&table.name))))
-                .ok();
+            let _ = crate::logging::folder::private_dir(&log_dir);
+            inner.log = crate::logging::folder::Capped::open(
+                &log_dir.join(format!("engine-{}.log", hosting::tables::slug(&table.name))),
+            )
+            .ok();
             let note = format!(
                 "Studio: starting the engine {} for {} ({})",
                 table.engine.path().display(),
