@@ -78,7 +78,7 @@ pub fn log_flood_is_one_event(s: &studio_e2e::Studio, log: &Path, folder: &Path)
     let grown = settled.saturating_sub(before);
     println!(
         "log flood: {} MB posted, the log grew by {grown} bytes",
-        POSTS * EACH >> 20
+        (POSTS * EACH) >> 20
     );
     assert!(
         grown < 1 << 20,

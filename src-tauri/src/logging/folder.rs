@@ -175,12 +175,10 @@ pub fn prune(dir: &Path, current: &str) {
     for (_, name, path, len) in files {
         let daily = name.starts_with("studio.") && name.ends_with(".log");
         let too_many = daily && extra_days > 0;
-        if too_many || total + MAX_FILE > MAX_FOLDER {
-            if std::fs::remove_file(&path).is_ok() {
-                total -= len;
-                if daily {
-                    extra_days = extra_days.saturating_sub(1);
-                }
+        if (too_many || total + MAX_FILE > MAX_FOLDER) && std::fs::remove_file(&path).is_ok() {
+            total -= len;
+            if daily {
+                extra_days = extra_days.saturating_sub(1);
             }
         }
     }
