@@ -67,31 +67,6 @@ pub fn open_log_folder(
     shown
 }
 
-/// A desktop notification (the page decides when: the window is in the background and the
-/// person has notifications on). `kind` is logged, never the words.
-#[tauri::command]
-pub async fn notify(
-    app: tauri::AppHandle,
-    args: cmd::Notify,
-) -> Result<Reply<cmd::Notify>, String> {
-    let cmd::Notify { kind, title, body } = args;
-    use tauri_plugin_notification::NotificationExt;
-    let kind: String = kind
-        .chars()
-        .filter(char::is_ascii_alphabetic)
-        .take(20)
-        .collect();
-    tracing::info!(kind, "desktop notification");
-    let (title, body) = (clean::text(&title), clean::text(&body));
-    // The desktop's notification service may be slow or absent: never on the caller's thread.
-    tauri::async_runtime::spawn_blocking(move || {
-        if let Err(e) = app.notification().builder().title(title).body(body).show() {
-            tracing::warn!("the desktop did not show a notification: {e}");
-        }
-    });
-    Ok(())
-}
-
 /// The ticket given on the command line (or by a `loreweaver:` link), once.
 pub struct StartupTicket(std::sync::Mutex<Option<String>>);
 

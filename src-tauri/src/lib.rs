@@ -10,6 +10,7 @@ mod hosting;
 mod keeper;
 mod logging;
 mod media;
+mod notify;
 mod pack_bench;
 mod panels;
 mod profile;
@@ -29,7 +30,7 @@ macro_rules! studio_commands {
             commands::studio_info,
             commands::startup_ticket,
             commands::open_log_folder,
-            commands::notify,
+            notify::notify,
             commands::join_table,
             demo::play_demo,
             commands::send_frame,
@@ -114,6 +115,7 @@ pub fn run(startup: cli::Startup) {
         .manage(hosting::Hosting::default())
         .manage(panels::watchdog::Watchdog::default())
         .manage(media::share::Shares::default())
+        .manage(notify::Notifier::default())
         .setup(|app| {
             logging::never_print(app.handle().invoke_key());
             window::build_main(app)?;
@@ -126,6 +128,13 @@ pub fn run(startup: cli::Startup) {
                 use tauri::Manager;
                 webview.state::<panels::Panels>().mounts.clear();
                 webview.state::<panels::watchdog::Watchdog>().page_load();
+            }
+        })
+        // Back in front: the person has seen what the notifications were about.
+        .on_window_event(|window, event| {
+            if let tauri::WindowEvent::Focused(true) = event {
+                use tauri::Manager;
+                window.state::<notify::Notifier>().in_front();
             }
         })
         // Files dropped on the window are shared like picked ones (paths, never bytes).

@@ -121,4 +121,34 @@ fn the_keepers_turn_ending_notifies_in_the_background_unless_switched_off() {
         vec![EN, ZH],
         "notified while switched off (an English one between the two)"
     );
+
+    // A burst (100 letters' worth, with markup in the server's words) while still in the
+    // background: the stretch already showed two, so nothing more shows but one summary once the
+    // burst goes quiet, its words escaped (a desktop that renders body markup shows them as text).
+    s.execute(
+        "for (let i = 0; i < 100; i++) {
+           window.__TAURI_INTERNALS__.invoke('notify', { args: {
+             kind: 'letter', title: '<b>BURST</b> ' + i, body: '<a href=\"x\">M.</a>',
+             more: '<i>{n}</i> more' } });
+         }
+         return 0;",
+        serde_json::json!([]),
+    )
+    .unwrap_or_else(|e| panic!("the burst: {e}"));
+    let all = wait_for(Duration::from_secs(40), "the burst's summary", || {
+        let all = bus.shown();
+        all.iter().any(|n| n.body.contains("more")).then_some(all)
+    });
+    assert_eq!(
+        all.len(),
+        3,
+        "a burst of 100 was not coalesced into one summary: {:?}",
+        said(&all)
+    );
+    assert_eq!(
+        all[2].body,
+        "&lt;i&gt;100&lt;/i&gt; more",
+        "{:?}",
+        said(&all)
+    );
 }

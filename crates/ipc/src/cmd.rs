@@ -44,7 +44,7 @@ commands! {
     /// Opens the log folder; the reply says where it is.
     OpenLogFolder = "open_log_folder" {} -> String;
     /// A desktop notification; `kind` is logged, never the words.
-    Notify = "notify" { kind: String, title: String, body: String } -> ();
+    Notify = "notify" { kind: String, title: String, body: String, more: String } -> ();
 
     // The table in play.
     /// Dials a ticket and joins with an invite key; frames then flow on the channel.

@@ -21,6 +21,7 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "notify.turn" => ("The Keeper has finished", "守密人已说完"),
             "notify.turn_body" => ("Your move.", "轮到你了。"),
             "notify.letter" => ("A letter arrived", "收到一封信"),
+            "notify.more" => ("{n} more notifications while you were away", "你离开时还有 {n} 条通知"),
             _ => return None,
     })
 }

@@ -336,11 +336,13 @@ fn notify(notice: protocol::session::notify::Notice) {
         Notice::Letter { from } => ("letter", tr("notify.letter"), from.unwrap_or_default()),
         Notice::TitleCard { title } => ("title", title, String::new()),
     };
+    let more = tr("notify.more");
     leptos::task::spawn_local(async move {
         let notice = cmd::Notify {
             kind: kind.into(),
             title,
             body,
+            more,
         };
         let _ = bridge::call(&notice).await;
     });
