@@ -1,8 +1,9 @@
-//! Files a pack ships, hashed by content. A path that leaves the pack (`..`, absolute, or a
-//! symlink pointing outside) is refused, so a panel can only point at its own pack's bytes.
+//! Files a pack ships, hashed by content, read through [`crate::files`]: a path that leaves the
+//! pack, goes through a link or is not a regular file is refused, so a panel can only point at
+//! its own pack's bytes.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use sha2::Digest as _;
 
@@ -21,6 +22,22 @@ pub fn mime_for(path: &Path) -> &'static str {
 
 /// Lowercase hex, as the engine prints digests.
 pub use hex::encode as hex;
+
+/// The most one shipped file may be: a page's code as the engine's panel cap, pictures and
+/// sounds as the protocol's default upload limits, anything else as a picture.
+pub fn max_bytes(path: &Path) -> u64 {
+    let mime = mime_for(path);
+    if matches!(
+        mime,
+        "text/html" | "text/javascript" | "application/javascript" | "text/css"
+    ) {
+        crate::MAX_TIER2_BYTES
+    } else if mime.starts_with("audio/") {
+        protocol::media::AUDIO_MAX_BYTES
+    } else {
+        protocol::media::IMAGE_MAX_BYTES
+    }
+}
 
 /// Every file under `dir`, in path order (symlinks included as files, to be checked).
 pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -58,29 +75,8 @@ impl Store {
     /// Hashes the pack-relative file `rel` and remembers it. The error is a sentence for
     /// the author.
     pub fn add(&mut self, rel: &str) -> Result<(String, Asset), String> {
-        let rel_path = Path::new(rel);
-        let escapes = rel.is_empty()
-            || rel_path.is_absolute()
-            || rel_path.components().any(|c| {
-                matches!(
-                    c,
-                    Component::ParentDir | Component::RootDir | Component::Prefix(_)
-                )
-            });
-        if escapes {
-            return Err(format!("\"{rel}\" is outside the pack"));
-        }
-        let path = self.root.join(rel_path);
-        // A symlink may point anywhere: what counts is where the bytes really are.
-        if let (Ok(real), Ok(root)) = (path.canonicalize(), self.root.canonicalize()) {
-            if !real.starts_with(&root) {
-                return Err(format!("\"{rel}\" leads outside the pack (a link)"));
-            }
-        }
-        let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("\"{rel}\" does not exist"),
-            _ => format!("\"{rel}\" cannot be read: {e}"),
-        })?;
+        let path = crate::files::path_inside(&self.root, rel)?;
+        let bytes = crate::files::read_checked(&path, rel, max_bytes(&path))?;
         let hash = hex(sha2::Sha256::digest(&bytes));
         let name = path
             .file_name()

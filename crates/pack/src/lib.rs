@@ -13,6 +13,7 @@ pub mod assets;
 mod blocks;
 mod cards;
 pub mod engine_verdict;
+pub mod files;
 pub mod manifest;
 mod panels;
 mod problem;
@@ -80,7 +81,12 @@ pub struct Pack {
 }
 
 fn read_yaml(dir: &Path, rel: &str, problems: &mut Problems) -> Option<yaml::Node> {
-    let text = match std::fs::read_to_string(dir.join(rel)) {
+    let max = if rel == "pack.yaml" {
+        files::MAX_MANIFEST_BYTES
+    } else {
+        files::MAX_YAML_BYTES
+    };
+    let text = match files::read_text_inside(dir, rel, max) {
         Ok(t) => t,
         Err(e) => {
             let hint = if rel == "pack.yaml" {
@@ -146,12 +152,12 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     let mut variables = Vec::new();
     for entry in manifest.files("cards") {
         let rel = entry.path.as_str();
-        match std::fs::read_to_string(dir.join(rel)) {
+        match files::read_text_inside(dir, rel, files::MAX_YAML_BYTES) {
             Ok(text) => cards.push(cards::card(rel, &text, &mut problems, &mut variables)),
             Err(e) => problems.at(
                 "pack.yaml",
                 &entry.node,
-                format!("cannot read the card \"{rel}\": {e}"),
+                format!("cannot read the card: {e}"),
                 "fix the path under `contents.cards` or add the file",
             ),
         }

@@ -182,7 +182,7 @@ fn a_link_out_of_the_pack_is_refused() {
     let text: Vec<String> = list.iter().map(|p| p.to_string()).collect();
     assert_eq!(
         text,
-        ["ui/panels.yaml:2:41: \"img/link.png\" leads outside the pack (a link)"]
+        ["ui/panels.yaml:2:41: \"img/link.png\" goes through a link: a pack ships its own files, not links"]
     );
 }
 

@@ -3,6 +3,7 @@
 //! job (shared with the pack bench, so the lint and the table never disagree); audience is
 //! resolved here and never rides the wire.
 
+use sha2::Digest as _;
 use std::sync::{Arc, RwLock};
 
 use pack::{Pack, Panel};
@@ -96,7 +97,12 @@ pub fn asset_bytes(
 ) -> Option<(Vec<u8>, String, String)> {
     enabled.iter().filter_map(|id| packs.get(id)).find_map(|p| {
         let a = p.assets.get(hash)?;
-        Some((std::fs::read(&a.path).ok()?, a.mime.clone(), a.name.clone()))
+        // Read as the loader read it (no link, no FIFO, within the cap), and served only while
+        // the bytes still are the ones hashed: as the engine re-verifies before serving.
+        let max = pack::assets::max_bytes(&a.path);
+        let bytes = pack::files::read_checked(&a.path, &a.name, max).ok()?;
+        (pack::assets::hex(sha2::Sha256::digest(&bytes)) == hash)
+            .then(|| (bytes, a.mime.clone(), a.name.clone()))
     })
 }
 

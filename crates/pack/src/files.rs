@@ -1,0 +1,125 @@
+//! Reading a pack's own files, and nothing else. A pack folder comes from an author, and a
+//! manifest names paths in it: a path that leaves the folder (`..`, absolute like `/dev/zero`), a
+//! symlink anywhere on the way (the engine's packer refuses them too), something that is not a
+//! regular file (a FIFO would block the reader forever) and a file over its size limit are all
+//! refused before a byte is read — the size from the open file itself, so a huge or sparse file
+//! costs nothing.
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+/// The most a YAML file of the pack may hold (the engine's `MAX_LOREBOOK_BYTES`).
+pub const MAX_YAML_BYTES: u64 = 4 * 1024 * 1024;
+/// The most `pack.yaml` may hold (the engine's `MAX_MANIFEST_BYTES`).
+pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
+
+/// Whether the pack-relative `rel` stays inside the pack by its words alone.
+fn stays_inside(rel: &str) -> bool {
+    let path = Path::new(rel);
+    !rel.is_empty()
+        && !rel.contains('\\')
+        && !path.is_absolute()
+        && path.components().all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// The file `rel` names under `root`, once no step of the way is a link.
+pub fn path_inside(root: &Path, rel: &str) -> Result<PathBuf, String> {
+    if !stays_inside(rel) {
+        return Err(format!("\"{rel}\" is outside the pack"));
+    }
+    let mut at = root.to_path_buf();
+    for part in Path::new(rel).components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(format!(
+                    "\"{rel}\" goes through a link: a pack ships its own files, not links"
+                ));
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(format!("\"{rel}\" does not exist"));
+            }
+            Err(e) => return Err(format!("\"{rel}\" cannot be read: {e}")),
+        }
+    }
+    Ok(at)
+}
+
+/// Opens `path` for reading without following a final link and without waiting on a FIFO.
+fn open_plain(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+fn mib(bytes: u64) -> String {
+    let m = bytes as f64 / (1024.0 * 1024.0);
+    if m >= 1.0 {
+        format!("{m:.0} MiB")
+    } else {
+        format!("{} KiB", bytes / 1024)
+    }
+}
+
+/// Reads the file at `path` (already checked to be inside the pack), at most `max` bytes.
+/// `rel` names it in the sentences.
+pub fn read_checked(path: &Path, rel: &str, max: u64) -> Result<Vec<u8>, String> {
+    let file = open_plain(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("\"{rel}\" does not exist"),
+        _ if is_link_refusal(&e) => {
+            format!("\"{rel}\" goes through a link: a pack ships its own files, not links")
+        }
+        _ => format!("\"{rel}\" cannot be read: {e}"),
+    })?;
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("\"{rel}\" cannot be read: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("\"{rel}\" is not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(format!(
+            "\"{rel}\" is {} (the most a pack file of this kind may be is {})",
+            mib(meta.len()),
+            mib(max)
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("\"{rel}\" cannot be read: {e}"))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("\"{rel}\" grew past {} while read", mib(max)));
+    }
+    Ok(bytes)
+}
+
+/// What `O_NOFOLLOW` answers when the last step is a link.
+fn is_link_refusal(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        e.raw_os_error() == Some(libc::ELOOP)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+/// Reads the pack-relative file `rel` under `root`, at most `max` bytes (see the module).
+pub fn read_inside(root: &Path, rel: &str, max: u64) -> Result<Vec<u8>, String> {
+    read_checked(&path_inside(root, rel)?, rel, max)
+}
+
+/// As [`read_inside`], as UTF-8 text.
+pub fn read_text_inside(root: &Path, rel: &str, max: u64) -> Result<String, String> {
+    String::from_utf8(read_inside(root, rel, max)?)
+        .map_err(|_| format!("\"{rel}\" is not UTF-8 text"))
+}
