@@ -20,29 +20,72 @@ pub const PING_EVERY: Duration = Duration::from_millis(500);
 /// Silence, with a page mounted, that counts as a window taken hostage. Long enough that a
 /// busy moment of the interface (a long replay) is not mistaken for one.
 pub const STALL_AFTER: Duration = Duration::from_secs(4);
+/// The stretch over which responsiveness is judged as well: a page that spins 3.5 s and yields
+/// 50 ms never stays silent for [`STALL_AFTER`], yet the window is unusable.
+pub const JUDGED_OVER: Duration = Duration::from_secs(10);
+/// The share of [`JUDGED_OVER`] the window may spend not answering (with a page mounted).
+pub const UNRESPONSIVE_SHARE: f64 = 0.5;
+/// A gap between answers up to this long is normal (a ping every half second, a busy frame):
+/// only what goes beyond it counts as unresponsive.
+pub const SLACK: Duration = Duration::from_secs(1);
 
-/// When the interface last answered. Pure: the watchdog's judgement, tested without a window.
+/// When the interface answered. Pure: the watchdog's judgement, tested without a window.
 #[derive(Debug, Default)]
 pub struct Heartbeat {
     answered_at: Option<Instant>,
+    /// Stretches the window did not answer while a page was mounted: (from, to), the part of
+    /// each gap beyond [`SLACK`], oldest first, none older than [`JUDGED_OVER`].
+    silences: std::collections::VecDeque<(Instant, Instant)>,
 }
 
 impl Heartbeat {
-    pub fn answered(&mut self, now: Instant) {
+    /// The interface answered at `now`; `pages_mounted`: a panel page was mounted meanwhile.
+    pub fn answered(&mut self, now: Instant, pages_mounted: bool) {
+        if let (Some(last), true) = (self.answered_at, pages_mounted) {
+            let from = last + SLACK;
+            if now > from {
+                self.silences.push_back((from, now));
+            }
+        }
+        while self
+            .silences
+            .front()
+            .is_some_and(|(_, to)| now.saturating_duration_since(*to) > JUDGED_OVER)
+        {
+            self.silences.pop_front();
+        }
         self.answered_at = Some(now);
     }
 
     /// A new page load: it has not answered yet, and a loading page is not a stalled one.
     pub fn reset(&mut self) {
         self.answered_at = None;
+        self.silences.clear();
     }
 
-    /// Stalled: a panel page is mounted and a page that did answer has been silent too long.
+    /// How long of the last [`JUDGED_OVER`] the window spent not answering, the current
+    /// silence included.
+    pub fn unresponsive(&self, now: Instant) -> Duration {
+        let start = now.checked_sub(JUDGED_OVER).unwrap_or(now);
+        let ongoing = self.answered_at.map(|t| (t + SLACK, now));
+        self.silences
+            .iter()
+            .copied()
+            .chain(ongoing)
+            .map(|(from, to)| to.saturating_duration_since(from.max(start)))
+            .sum()
+    }
+
+    /// Stalled: a panel page is mounted and a page that did answer has been silent too long,
+    /// or has not answered for most of the last [`JUDGED_OVER`].
     pub fn stalled(&self, now: Instant, pages_mounted: bool) -> bool {
+        let Some(last) = self.answered_at else {
+            return false;
+        };
         pages_mounted
-            && self
-                .answered_at
-                .is_some_and(|t| now.saturating_duration_since(t) >= STALL_AFTER)
+            && (now.saturating_duration_since(last) >= STALL_AFTER
+                || self.unresponsive(now).as_secs_f64()
+                    >= JUDGED_OVER.as_secs_f64() * UNRESPONSIVE_SHARE)
     }
 }
 
@@ -149,14 +192,21 @@ pub fn watch_stalls(
     let ipc::cmd::WatchStalls {} = args;
     let mut s = dog.lock();
     s.channel = Some(on_ping);
-    s.heartbeat.answered(Instant::now());
+    // A new page's first answer: nothing before it counts.
+    s.heartbeat.reset();
+    s.heartbeat.answered(Instant::now(), false);
 }
 
 /// The interface still answers.
 #[tauri::command]
-pub fn pong(dog: State<'_, Watchdog>, args: ipc::cmd::Pong) -> ipc::Reply<ipc::cmd::Pong> {
+pub fn pong(
+    dog: State<'_, Watchdog>,
+    panels: State<'_, Panels>,
+    args: ipc::cmd::Pong,
+) -> ipc::Reply<ipc::cmd::Pong> {
     let ipc::cmd::Pong {} = args;
-    dog.lock().heartbeat.answered(Instant::now());
+    let mounted = panels.mounts.count() > 0;
+    dog.lock().heartbeat.answered(Instant::now(), mounted);
 }
 
 /// Why the window was reloaded, once: the interface rejoins and says so.
@@ -183,15 +233,53 @@ mod tests {
         let mut h = Heartbeat::default();
         // A page that has not answered yet (still loading) is never stalled.
         assert!(!h.stalled(t0 + Duration::from_secs(60), true));
-        h.answered(t0);
+        h.answered(t0, true);
         assert!(!h.stalled(t0 + STALL_AFTER - Duration::from_millis(1), true));
         assert!(h.stalled(t0 + STALL_AFTER, true));
         // No panel page mounted: whatever keeps the interface busy is not a page's doing.
         assert!(!h.stalled(t0 + Duration::from_secs(60), false));
         // An answer resets the clock; a reload forgets it.
-        h.answered(t0 + STALL_AFTER);
+        h.answered(t0 + STALL_AFTER, false);
         assert!(!h.stalled(t0 + STALL_AFTER + Duration::from_secs(1), true));
         h.reset();
         assert!(!h.stalled(t0 + Duration::from_secs(60), true));
+    }
+
+    /// Answers as a window whose page spins `busy` and yields `free`, from `t0` for `total`;
+    /// the first moment the heartbeat calls it stalled (checked every ping, as the thread does).
+    fn first_stall(busy: Duration, free: Duration, total: Duration) -> Option<Duration> {
+        let t0 = Instant::now();
+        let mut h = Heartbeat::default();
+        h.answered(t0, true);
+        let mut next_answer = t0 + busy;
+        let mut at = t0;
+        while at < t0 + total {
+            at += PING_EVERY;
+            while next_answer <= at {
+                h.answered(next_answer, true);
+                next_answer += busy + free;
+            }
+            if h.stalled(at, true) {
+                return Some(at - t0);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_page_that_spins_and_yields_is_a_stall_within_fifteen_seconds() {
+        // The review's page: 3.5 s busy, a moment free, forever. Never 4 s silent.
+        let ms = Duration::from_millis;
+        let found = first_stall(ms(3500), ms(50), Duration::from_secs(60));
+        assert!(
+            found.is_some_and(|t| t <= Duration::from_secs(15)),
+            "{found:?}"
+        );
+        // A window answering every ping, with a busy second now and then, is never one.
+        assert_eq!(first_stall(ms(500), ms(0), Duration::from_secs(120)), None);
+        assert_eq!(
+            first_stall(ms(1400), ms(100), Duration::from_secs(120)),
+            None
+        );
     }
 }
