@@ -19,6 +19,7 @@ mod log_flood;
 mod notify;
 mod pack_bench;
 mod pack_bench_engine;
+mod panel_focus_theft;
 mod panel_limits;
 mod panel_stall;
 mod panels_hostile;

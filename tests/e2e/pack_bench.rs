@@ -162,9 +162,10 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     wait_text(&s, "#got", "the event in the page", |t| t.contains("high"));
     click(&s, "#ask");
     s.switch_to_top();
-    // The click is the person's gesture; when the host cannot prove it in time (a loaded
-    // machine: the frame's report comes late), it asks instead, which is its fail-safe: answer
-    // it as the person would.
+    // The click is the person's gesture; when the host cannot prove it (the frame's report
+    // comes late on a loaded machine, or — as here — the person clicked in the host itself
+    // within an activation's lifespan, which a page that takes focus could borrow), it asks
+    // instead, which is its fail-safe: answer it as the person would.
     let logged = |s: &studio_e2e::Studio| {
         s.find("#bench-intents").is_some_and(|l| {
             let t = s.text(&l);
@@ -188,7 +189,7 @@ fn bench_reloads_a_pack_as_its_author_saves() {
             text, "I ask the tide",
             "the prompt shows what the page sends"
         );
-        eprintln!("the host asked before sending the click's intent (no gesture proof in time)");
+        eprintln!("the host asked before sending the click's intent (no gesture proof)");
         click(&s, "#intent-send");
     }
     wait_for(Duration::from_secs(20), "the intent in the log", || {

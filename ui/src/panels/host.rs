@@ -9,8 +9,11 @@
 //! is the focused frame; two reporting at once make it ambiguous (nobody). An intent counts as
 //! the person's only from the focused frame, while the window has transient activation (only
 //! a real click or key gives it), within a few seconds of that frame's report, once per
-//! report. Focus back in the host clears it. Anything less asks the person (the safe side: a
-//! click moving straight from one panel to another asks once).
+//! report, and when no key or click of the person reached the host itself within an
+//! activation's lifespan before the blur (else the activation may be the host's: a page that
+//! took focus mid-typing).
+//! Focus back in the host clears it. Anything less asks the person (the safe side: a click
+//! moving straight from one panel to another, or within seconds of typing, asks once).
 
 use wasm_bindgen::prelude::*;
 
@@ -21,6 +24,16 @@ let blurAt = -1e9;
 let ambiguous = false;
 window.addEventListener('blur', (e) => { if (e.isTrusted) { blurAt = performance.now(); focusedFrame = null; ambiguous = false; } });
 window.addEventListener('focus', () => { focusedFrame = null; });
+// The person's own keys and clicks in the host. The window's activation is shared with its
+// frames, so a page that takes focus while the person types here (and posts a gesture of its
+// own making: it knows its nonce) would find the activation of that typing: host input within
+// an activation's lifespan (5 s in WebKit and Chromium) before the blur, or any after it, means
+// the activation may be the host's, not the page's.
+let hostInputAt = -1e9;
+const hostInput = (e) => { if (e.isTrusted) { hostInputAt = performance.now(); } };
+window.addEventListener('keydown', hostInput, true);
+window.addEventListener('pointerdown', hostInput, true);
+const HOST_QUIET_MS = 5000;
 // A frame's report this long after the blur still names the frame that took focus.
 const CLAIM_MS = 500;
 // How long one report stays good for one intent.
@@ -69,7 +82,8 @@ export function host_attach(iframe, nonce, deliver) {
       gesture = !!(ua && ua.isActive)
         && document.hasFocus()
         && focusedFrame === iframe
-        && performance.now() - frameGestureAt < GESTURE_MS;
+        && performance.now() - frameGestureAt < GESTURE_MS
+        && hostInputAt < blurAt - HOST_QUIET_MS;
       // One gesture, one intent.
       if (gesture) { frameGestureAt = -1e9; }
     }
