@@ -52,7 +52,8 @@ macro_rules! studio_commands {
             audio::commands::set_sound_levels,
             audio::commands::sound_report,
             audio::commands::preview_sound,
-            media::share::share_files,
+            media::drops::share_dropped,
+            media::drops::discard_drop,
             media::share::pick_and_share,
             media::share::cancel_upload,
             keeper::copy_text,
@@ -116,9 +117,11 @@ pub fn run(startup: cli::Startup) {
         .manage(panels::watchdog::Watchdog::default())
         .manage(media::share::Shares::default())
         .manage(notify::Notifier::default())
+        .manage(media::drops::Drops::default())
         .setup(|app| {
             logging::never_print(app.handle().invoke_key());
             window::build_main(app)?;
+            media::drops::follow_inner_drags(app);
             panels::watchdog::start(app.handle().clone());
             Ok(())
         })
@@ -132,16 +135,16 @@ pub fn run(startup: cli::Startup) {
         })
         // Back in front: the person has seen what the notifications were about.
         .on_window_event(|window, event| {
-            if let tauri::WindowEvent::Focused(true) = event {
-                use tauri::Manager;
-                window.state::<notify::Notifier>().in_front();
-            }
-        })
-        // Files dropped on the window are shared like picked ones (paths, never bytes).
-        .on_webview_event(|webview, event| {
-            if let tauri::WebviewEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) = event {
-                use tauri::Manager;
-                media::share::share_paths(webview.app_handle(), paths.clone());
+            use tauri::Manager;
+            match event {
+                tauri::WindowEvent::Focused(true) => window.state::<notify::Notifier>().in_front(),
+                // Files dropped on the window wait for the person's Confirm (paths, never
+                // bytes). A window's own web view reports drops as a *window* event in Tauri 2
+                // (a `WebviewEvent` handler never hears them: drops did nothing before).
+                tauri::WindowEvent::DragDrop(tauri::DragDropEvent::Drop { paths, .. }) => {
+                    media::drops::offer(window.app_handle(), paths.clone())
+                }
+                _ => {}
             }
         })
         .register_asynchronous_uri_scheme_protocol("lwmedia", media::scheme::serve)

@@ -25,24 +25,31 @@ const BAD_SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="8" heig
 /// What the table logs when a PUT stops short (crates/local-table/src/wire/media.rs).
 const DROPPED: &str = "a media upload ended before its last byte: dropped";
 
-/// What a drop of `paths` on the window does (the same backend command).
-fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
-    let list: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    s.execute(
-        "window.__TAURI_INTERNALS__.invoke('share_files', { args: { paths: arguments[0] } }).then((r) => { window.__shared = JSON.stringify(r); }, (e) => { window.__shared = 'ERR ' + String(e); }); return 0;",
-        serde_json::json!([list]),
-    )
-    .expect("sharing by path");
-    let answer = wait_for(Duration::from_secs(10), "the share answer", || {
-        s.execute(
-            "const r = window.__shared; window.__shared = null; return r || null;",
-            serde_json::json!([]),
-        )
-        .unwrap_or_else(|e| panic!("reading the share answer: {e}"))
-        .as_str()
-        .map(str::to_string)
+/// Drops `paths` on the window from outside (a real XDND drag), checks the confirmation lists
+/// them, and answers Share (`share`) or Cancel. Returns the confirmation's text.
+fn drop_answered(s: &studio_e2e::Studio, paths: &[&std::path::Path], share: bool) -> String {
+    studio_e2e::xdnd::drop_files(s.app_pid() as u32, paths);
+    let text = wait_for(Duration::from_secs(10), "the drop's confirmation", || {
+        s.find("#drop-offer").map(|d| s.text(&d))
     });
-    assert!(!answer.starts_with("ERR"), "{answer}");
+    for p in paths {
+        let name = p.file_name().unwrap().to_string_lossy();
+        assert!(text.contains(name.as_ref()), "{name} is not listed: {text}");
+    }
+    if !share {
+        s.screenshot(&out_dir().join("upload-drop-refused.png"));
+    }
+    click(s, if share { "#drop-share" } else { "#drop-cancel" });
+    wait_for(Duration::from_secs(5), "the confirmation to close", || {
+        s.find("#drop-offer").is_none().then_some(())
+    });
+    text
+}
+
+/// A drop on the window, shared once the person confirms.
+fn drop_files(s: &studio_e2e::Studio, paths: &[&std::path::Path]) {
+    let text = drop_answered(s, paths, true);
+    assert!(!text.contains("Not shared"), "{text}");
 }
 
 /// Runs `script` in the page with `arg` as `arguments[0]`; a WebDriver error panics, naming
@@ -274,18 +281,48 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
     click(&s, "#viewer-close");
     s.type_text(&body, "\u{E00C}");
 
-    // Not a picture or a sound: said before anything is sent.
+    // Not a picture or a sound, and a link named like a picture (pointing at a private file):
+    // the confirmation refuses both before anything is read, and has nothing to share.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "not media").unwrap();
-    drop_files(&s, &[&notes]);
-    let refused = wait_for(
-        Duration::from_secs(10),
-        "the refusal of a text file",
-        || row(&s, "notes.txt").filter(|r| r.state == "failed"),
+    let private = dir.join("private-key");
+    std::fs::write(&private, "KEY").unwrap();
+    let link = dir.join("token.png");
+    std::os::unix::fs::symlink(&private, &link).unwrap();
+    let offer = drop_answered(&s, &[&notes, &link], false);
+    assert!(
+        offer.contains("Studio shares pictures") && offer.contains("is a link"),
+        "{offer}"
     );
     assert!(
-        refused.text.contains("Studio shares pictures"),
-        "{refused:?}"
+        s.find("#drop-share").is_none(),
+        "a share button for nothing"
+    );
+    assert!(
+        row(&s, "notes.txt").is_none() && row(&s, "token.png").is_none(),
+        "a refused file became an upload"
+    );
+    // The page cannot share by path any more: the command is gone.
+    let by_path = s
+        .execute(
+            "window.__byPath = null;
+             window.__TAURI_INTERNALS__.invoke('share_files', { args: { paths: [arguments[0]] } })
+               .then(() => { window.__byPath = 'SHARED'; }, (e) => { window.__byPath = 'ERR ' + String(e); });
+             return 0;",
+            serde_json::json!([private.display().to_string()]),
+        )
+        .and_then(|_| {
+            Ok(wait_for(Duration::from_secs(10), "the by-path answer", || {
+                s.execute("return window.__byPath;", serde_json::json!([]))
+                    .ok()?
+                    .as_str()
+                    .map(str::to_string)
+            }))
+        })
+        .unwrap_or_else(|e| panic!("asking to share by path: {e}"));
+    assert!(
+        by_path.starts_with("ERR"),
+        "share_files answered: {by_path}"
     );
 
     // Refused by the table after the bytes arrived: said next to that upload.

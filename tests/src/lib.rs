@@ -16,6 +16,7 @@ pub mod notifications;
 pub mod peers;
 pub mod play;
 mod webdriver;
+pub mod xdnd;
 
 pub use driver::TauriDriver;
 pub use webdriver::{Element, Session};

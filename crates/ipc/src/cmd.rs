@@ -103,10 +103,13 @@ commands! {
     PreviewSound = "preview_sound" { hash: Option<String> } -> ();
 
     // Media.
-    /// Shares files (paths) with the table; the reply is the uploads' ids.
-    ShareFiles = "share_files" { paths: Vec<String> } -> Vec<u64>;
-    /// Asks for files, then shares them like [`ShareFiles`].
+    /// Asks for files, then shares them with the table; the reply is the uploads' ids.
     PickAndShare = "pick_and_share" {} -> Vec<u64>;
+    /// The person confirmed drop `id` (a [`crate::DropOffer`]): its files are shared. The page
+    /// never names a path: only the backend knows what was dropped.
+    ShareDropped = "share_dropped" { id: u64 } -> Vec<u64>;
+    /// The person declined drop `id`: nothing of it is read.
+    DiscardDrop = "discard_drop" { id: u64 } -> ();
     /// Cancels upload `id`.
     CancelUpload = "cancel_upload" { id: u64 } -> ();
 

@@ -22,7 +22,9 @@ pub mod views;
 
 use serde::{de::DeserializeOwned, Serialize};
 
-pub use pump::{PumpBatch, PumpEvent, PumpItem, Status, Upload};
+pub use pump::{
+    DropOffer, DropRefused, DroppedFile, PumpBatch, PumpEvent, PumpItem, Status, Upload,
+};
 pub use views::*;
 
 /// A copied key (or an invite holding one) leaves the clipboard after this many seconds, if the

@@ -16,6 +16,8 @@ pub enum PumpEvent {
     Upload(Upload),
     /// The pack bench reloaded (or refused) the pack.
     PackBench(PackBenchStatus),
+    /// Files were dropped on the window: nothing is read until the person confirms.
+    DropOffer(DropOffer),
 }
 
 /// What a channel message carries: one batch, at most one per display frame, as text with one
@@ -127,6 +129,28 @@ pub enum Status {
     Closed {
         reason: String,
     },
+}
+
+/// Files dropped on the window, as the confirmation lists them: what may be shared, and what
+/// was refused at once (a link, a folder, a kind the table does not take) with why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DropOffer {
+    pub id: u64,
+    pub files: Vec<DroppedFile>,
+    pub refused: Vec<DropRefused>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DroppedFile {
+    pub name: String,
+    pub size: u64,
+    pub mime: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DropRefused {
+    pub name: String,
+    pub why: String,
 }
 
 /// One of my uploads, as the input area shows it.

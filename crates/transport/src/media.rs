@@ -273,7 +273,7 @@ impl MediaChannel {
         sha256: &str,
         progress: &mut (dyn FnMut(u64, u64) + Send),
     ) -> Result<(), MediaError> {
-        let mut file = tokio::fs::File::open(path).await?;
+        let mut file = tokio::fs::File::from_std(open_plain(path)?);
         let total = file.metadata().await?.len();
         let header = serde_json::json!({"op": "put", "upload_id": upload_id});
         let (mut send, mut recv) = self.open(&header).await?;
@@ -384,11 +384,28 @@ pub(crate) async fn read_line(recv: &mut RecvStream) -> Result<(Vec<u8>, Vec<u8>
     }
 }
 
+/// Opens a file to share: never through a link (`O_NOFOLLOW`, at the open itself, so a link
+/// swapped in after a check is refused too), never waiting on a FIFO, regular files only.
+pub fn open_plain(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(file)
+}
+
 /// sha256 and size of a file, streamed.
 pub async fn hash_file(path: &Path) -> Result<(String, u64), MediaError> {
     let path = path.to_path_buf();
     tokio::task::spawn_blocking(move || {
-        let mut file = std::fs::File::open(path)?;
+        let mut file = open_plain(&path)?;
         let mut hasher = Sha256::new();
         let size = std::io::copy(&mut file, &mut hasher)?;
         Ok((hex(hasher.finalize()), size))
@@ -400,6 +417,23 @@ pub async fn hash_file(path: &Path) -> Result<(String, u64), MediaError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_to_share_is_never_read_through_a_link_or_a_fifo() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("id_ed25519");
+        std::fs::write(&secret, b"KEY").unwrap();
+        let link = dir.path().join("a.png");
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        assert!(open_plain(&link).is_err(), "a link was opened");
+        let fifo = dir.path().join("pipe.png");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo with a valid C path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(open_plain(&fifo).is_err(), "a FIFO was opened");
+        assert!(open_plain(&secret).is_ok());
+    }
 
     #[test]
     fn upload_checks_use_the_spec_words() {

@@ -2,6 +2,7 @@
 //! shared with the room from disk ([`share`]).
 
 pub mod cache;
+pub mod drops;
 pub mod scheme;
 pub mod share;
 

@@ -121,9 +121,12 @@ async fn share(app: &AppHandle, id: u64, path: PathBuf, cancel: Arc<Notify>) {
         let session = session.ok_or_else(|| sentence(&MediaError::Offline))?;
         let cache = app.state::<Cache>();
         let cache = cache.get()?;
-        let meta = tokio::fs::metadata(&path)
+        let meta = tokio::fs::symlink_metadata(&path)
             .await
             .map_err(|e| format!("The file could not be read: {e}."))?;
+        if meta.file_type().is_symlink() {
+            return Err("It is a link: Studio shares only the file itself.".to_string());
+        }
         if !meta.is_file() {
             return Err("Only files can be shared, not folders.".to_string());
         }
@@ -179,14 +182,7 @@ async fn share(app: &AppHandle, id: u64, path: PathBuf, cancel: Arc<Notify>) {
     report(&channel, &view);
 }
 
-/// Shares files by path (the drop handler calls the same).
-#[tauri::command]
-pub fn share_files(app: AppHandle, args: cmd::ShareFiles) -> Reply<cmd::ShareFiles> {
-    let cmd::ShareFiles { paths } = args;
-    share_paths(&app, paths.into_iter().map(PathBuf::from).collect())
-}
-
-/// The native open dialog, then [`share_files`] with what was picked.
+/// The native open dialog, then [`share_paths`] with what was picked.
 #[tauri::command]
 pub async fn pick_and_share(app: AppHandle, args: cmd::PickAndShare) -> Reply<cmd::PickAndShare> {
     let cmd::PickAndShare {} = args;

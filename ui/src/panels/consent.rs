@@ -125,7 +125,7 @@ impl PanelsCtx {
 }
 
 /// "3 KB", "1.2 MB": what a person reads at a glance.
-fn size_text(bytes: u64) -> String {
+pub(crate) fn size_text(bytes: u64) -> String {
     if bytes < 1_000_000 {
         format!("{} KB", bytes.div_ceil(1000).max(1))
     } else {

@@ -12,6 +12,7 @@
 //! a command always asks, each panel has its own rate bucket, and what is dropped is counted.
 
 mod consent;
+pub(crate) use consent::size_text;
 mod host;
 mod intents;
 pub use intents::IntentPrompt;

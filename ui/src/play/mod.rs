@@ -3,6 +3,7 @@
 mod character;
 mod clip;
 mod dice;
+mod drop_offer;
 mod entry;
 mod gallery;
 mod input;
@@ -110,7 +111,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
             </div>
             <crate::panels::ModalHost table=table/>
             <gallery::GalleryOverlay table=table/>
-            <div class="lw-intent-host"><crate::panels::IntentPrompt table=table/></div>
+            <div class="lw-intent-host"><crate::panels::IntentPrompt table=table/><drop_offer::DropConfirm table=table/></div>
         </section>
     }
 }

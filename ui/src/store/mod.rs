@@ -53,6 +53,8 @@ pub struct Table {
     pub overlay: RwSignal<Option<protocol::frame::TitleCard>>,
     /// My uploads in progress or just finished, newest last.
     pub uploads: RwSignal<Vec<Upload>>,
+    /// Files dropped on the window, waiting for the person's Share or Cancel.
+    pub drop_offer: RwSignal<Option<ipc::DropOffer>>,
     /// The keeper console's state (admin requests and their replies).
     pub keeper: RwSignal<protocol::keeper::KeeperConsole>,
     /// The pack bench's last report, when this table is the bench: the backend's own data
@@ -86,6 +88,7 @@ impl Table {
             demo: RwSignal::new(false),
             overlay: RwSignal::new(None),
             uploads: RwSignal::new(Vec::new()),
+            drop_offer: RwSignal::new(None),
             keeper: RwSignal::new(Default::default()),
             bench: RwSignal::new(None),
             search: RwSignal::new(String::new()),
@@ -188,6 +191,7 @@ impl Table {
                     }
                 }),
                 PumpEvent::PackBench(b) => self.bench.set(Some(b)),
+                PumpEvent::DropOffer(o) => self.drop_offer.set(Some(o)),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
                 }
@@ -256,7 +260,7 @@ impl Table {
         }
     }
 
-    fn problem(self, text: String) {
+    pub fn problem(self, text: String) {
         self.wire_problems.update(|p| {
             p.push(text);
             // Keep the notice short: the latest few are enough to diagnose.
