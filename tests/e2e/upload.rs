@@ -303,23 +303,20 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
         "a refused file became an upload"
     );
     // The page cannot share by path any more: the command is gone.
-    let by_path = s
-        .execute(
-            "window.__byPath = null;
-             window.__TAURI_INTERNALS__.invoke('share_files', { args: { paths: [arguments[0]] } })
-               .then(() => { window.__byPath = 'SHARED'; }, (e) => { window.__byPath = 'ERR ' + String(e); });
-             return 0;",
-            serde_json::json!([private.display().to_string()]),
-        )
-        .and_then(|_| {
-            Ok(wait_for(Duration::from_secs(10), "the by-path answer", || {
-                s.execute("return window.__byPath;", serde_json::json!([]))
-                    .ok()?
-                    .as_str()
-                    .map(str::to_string)
-            }))
-        })
-        .unwrap_or_else(|e| panic!("asking to share by path: {e}"));
+    s.execute(
+        "window.__byPath = null;
+         window.__TAURI_INTERNALS__.invoke('share_files', { args: { paths: [arguments[0]] } })
+           .then(() => { window.__byPath = 'SHARED'; }, (e) => { window.__byPath = 'ERR ' + String(e); });
+         return 0;",
+        serde_json::json!([private.display().to_string()]),
+    )
+    .unwrap_or_else(|e| panic!("asking to share by path: {e}"));
+    let by_path = wait_for(Duration::from_secs(10), "the by-path answer", || {
+        s.execute("return window.__byPath;", serde_json::json!([]))
+            .ok()?
+            .as_str()
+            .map(str::to_string)
+    });
     assert!(
         by_path.starts_with("ERR"),
         "share_files answered: {by_path}"
