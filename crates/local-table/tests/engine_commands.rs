@@ -9,7 +9,6 @@ use std::time::Duration;
 
 use common::*;
 use protocol::intent_gate::is_command;
-use serde_json::Value;
 use test_support::engine::Engine;
 
 #[derive(Debug, PartialEq, Clone, Copy)]
