@@ -17,6 +17,16 @@ use crate::seat::Seat;
 /// How long a copied key stays on the clipboard.
 pub const CLEAR_AFTER: Duration = Duration::from_secs(ipc::CLIPBOARD_CLEAR_SECS);
 
+/// [`CLEAR_AFTER`], or what `STUDIO_CLIPBOARD_CLEAR_SECS` says (the e2e tests, which cannot wait
+/// a minute per copy).
+fn clear_after() -> Duration {
+    std::env::var("STUDIO_CLIPBOARD_CLEAR_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map(Duration::from_secs)
+        .unwrap_or(CLEAR_AFTER)
+}
+
 /// What is remembered of a copy until it is cleared: its digest, never the text.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Copied([u8; 32]);
@@ -42,7 +52,7 @@ fn copy(app: &AppHandle, text: String, secret: bool) -> Result<(), String> {
     if let Some(copied) = copied {
         let app = app.clone();
         tauri::async_runtime::spawn(async move {
-            tokio::time::sleep(CLEAR_AFTER).await;
+            tokio::time::sleep(clear_after()).await;
             // Off the async workers: reading the clipboard may block on its owner.
             let _ = tauri::async_runtime::spawn_blocking(move || {
                 let now = app.clipboard().read_text().ok();
@@ -51,6 +61,8 @@ fn copy(app: &AppHandle, text: String, secret: bool) -> Result<(), String> {
                         Ok(()) => tracing::info!("cleared a copied key from the clipboard"),
                         Err(e) => tracing::warn!("the clipboard could not be cleared: {e}"),
                     }
+                } else {
+                    tracing::info!("a copied key's time was up, but the clipboard holds something else now: left as it is");
                 }
             })
             .await;

@@ -29,6 +29,8 @@ fn keeper_invites_a_player_and_manages_the_table() {
             "STUDIO_DATA_DIR",
             keeper_data.to_str().expect("a UTF-8 path"),
         ),
+        // Copied keys leave the clipboard after 4 s here (a minute for people).
+        ("STUDIO_CLIPBOARD_CLEAR_SECS", "4"),
     ]);
     join_demo(&keeper);
     open_page(&keeper, "keys");
@@ -63,6 +65,11 @@ fn keeper_invites_a_player_and_manages_the_table() {
         },
     );
     assert!(invite.contains(&format!("Invite key: {key}")), "{invite}");
+    // The person copies something of their own over the invite at once (within the 4 s): when
+    // the invite's time is up it is not ours any more, and stays. (Served while `own` lives.)
+    let mut own = arboard::Clipboard::new().expect("the X clipboard");
+    own.set_text("the person's own words")
+        .expect("copying the person's words");
     // Both copies went through the backend and were logged, without the key.
     logs::wait_line(
         &keeper_data,
@@ -78,6 +85,32 @@ fn keeper_invites_a_player_and_manages_the_table() {
         &keeper_data,
         &key,
         "the minted key (after Copy and Copy as invite)",
+    );
+    // Both copies' time comes (the key's, then the invite's): neither is on the clipboard any
+    // more, so the person's words stay.
+    let left = "the clipboard holds something else now: left as it is";
+    wait_for(Duration::from_secs(15), "both copies' time to come", || {
+        (logs::count(&keeper_data, left) >= 2).then_some(())
+    });
+    assert_eq!(clipboard_text(), "the person's own words");
+    assert_eq!(
+        logs::count(&keeper_data, "cleared a copied key from the clipboard"),
+        0,
+        "a copy was cleared that was no longer ours"
+    );
+    drop(own);
+    // The key copied again, still there when its time comes: cleared.
+    click(&keeper, "#copy-key");
+    wait_for(Duration::from_secs(5), "the key copied again", || {
+        (clipboard_text().trim() == key).then_some(())
+    });
+    wait_for(Duration::from_secs(15), "the copied key cleared", || {
+        clipboard_text().is_empty().then_some(())
+    });
+    logs::wait_line(
+        &keeper_data,
+        "cleared a copied key from the clipboard",
+        Duration::from_secs(5),
     );
 
     // Closed: the cleartext is gone from the page.
