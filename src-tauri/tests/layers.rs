@@ -14,6 +14,7 @@ const FEATURES: &[&str] = &[
     "hosting",
     "keeper",
     "media",
+    "notify",
     "panels",
     "saved_tables",
 ];
