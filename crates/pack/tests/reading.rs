@@ -15,6 +15,18 @@ fn write(dir: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
+/// A pack whose manifest lists `ui/panels.yaml`, holding `panels`.
+fn with_panels(panels: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "pack.yaml",
+        &format!("{PACK}  panels: [ui/panels.yaml]\n"),
+    );
+    write(dir.path(), "ui/panels.yaml", panels);
+    dir
+}
+
 /// The pack's problems as `file:line:col: message`, and how long loading took.
 fn problems(dir: &Path) -> (Vec<String>, Duration) {
     let start = Instant::now();
@@ -52,15 +64,7 @@ fn a_panels_path_outside_the_pack_is_a_problem_at_once() {
 
 #[test]
 fn an_oversized_page_file_is_refused_without_being_read() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "pack.yaml",
-        &format!("{PACK}  panels: [ui/panels.yaml]\n"),
-    );
-    write(
-        dir.path(),
-        "ui/panels.yaml",
+    let dir = with_panels(
         "panels:\n  - {id: big, entry: p/big/index.html, assets: [p/big/index.html, p/big/app.js, p/big/huge.js], fallback: null, title: B, slot: sidebar}\n",
     );
     write(dir.path(), "p/big/index.html", "x");
@@ -121,15 +125,7 @@ fn a_linked_card_is_refused() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_is_refused_not_waited_on() {
-    let dir = tempfile::tempdir().unwrap();
-    write(
-        dir.path(),
-        "pack.yaml",
-        &format!("{PACK}  panels: [ui/panels.yaml]\n"),
-    );
-    write(
-        dir.path(),
-        "ui/panels.yaml",
+    let dir = with_panels(
         "panels:\n  - {id: a, blocks: [{kind: image, src: img/pipe.png}], title: A, slot: sidebar}\n",
     );
     std::fs::create_dir_all(dir.path().join("img")).unwrap();

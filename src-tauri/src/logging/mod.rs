@@ -316,6 +316,10 @@ impl tracing::field::Visit for MessageStart {
 
 /// Whether an event is Tauri's report of a wrong invoke key.
 pub fn is_bad_key_event(event: &tracing::Event<'_>) -> bool {
+    // Only Tauri's own events are read: every other event passes without being formatted.
+    if !event.metadata().target().starts_with("tauri") {
+        return false;
+    }
     let mut start = MessageStart::default();
     event.record(&mut start);
     start.0.starts_with(KEY_MARK)
@@ -393,8 +397,12 @@ mod tests {
         let page = format!("x\nFORGED-LINE\n{}", "A".repeat(1 << 20));
         tracing::subscriber::with_default(subscriber, || {
             for _ in 0..20 {
-                // As Tauri words it (tauri/src/webview/mod.rs, `on_message`).
-                tracing::error!("__TAURI_INVOKE_KEY__ expected k3y but received {}", page);
+                // As Tauri words it, where it does (tauri/src/webview/mod.rs, `on_message`).
+                tracing::error!(
+                    target: "tauri::webview",
+                    "__TAURI_INVOKE_KEY__ expected k3y but received {}",
+                    page
+                );
             }
             tracing::warn!("an ordinary warning");
         });
