@@ -16,7 +16,8 @@ use test_support::copy_dir;
 /// flags and its text, read in one script (the verdict is redrawn when the answer lands).
 fn check(s: &Studio, before: Option<String>) -> (String, String, String, String) {
     click(s, "#bench-engine-check");
-    wait_for(Duration::from_secs(60), "the engine's verdict", || {
+    // The engine's probe (up to 30 s under load) and its packer (seconds here, 60 s at most).
+    wait_for(Duration::from_secs(100), "the engine's verdict", || {
         let v = s
             .execute(
                 "const v = document.getElementById('bench-engine-verdict'); \

@@ -46,7 +46,8 @@ pub fn run() -> Result<(), String> {
     // The UI crate's own unit tests (its pure helpers), natively: wasm has no test runner here.
     let mut ui_tests = cargo(&["test", "--manifest-path", "ui/Cargo.toml", "--target-dir"])
         .args([root().join("target/ui-native")]);
-    let (ui_passed, ui_failed, ui_ok) = run_counting(ui_tests.inner())?;
+    let mut why = Vec::new();
+    let (ui_passed, ui_failed, ui_ok) = run_counting(ui_tests.inner(), &mut why)?;
     // A short fuzzing smoke (the long campaign is `cargo xtask fuzz --secs N`, see README). It
     // is not a test: it is reported on its own line, and a failed smoke fails the run.
     let fuzzed = crate::fuzz::run(&["--secs".into(), FUZZ_SMOKE_SECS.to_string()]);
@@ -69,7 +70,7 @@ pub fn run() -> Result<(), String> {
     for (k, v) in env.engine.env() {
         test = test.env(k, v);
     }
-    let outcome = run_counting(test.inner());
+    let outcome = run_counting(test.inner(), &mut why);
     drop(display);
     let (passed, failed, ok) = outcome?;
     let (passed, failed, ok) = (passed + ui_passed, failed + ui_failed, ok && ui_ok);
@@ -85,6 +86,13 @@ pub fn run() -> Result<(), String> {
         1 => " (1 window started twice: see target/e2e/window-retries.txt)".into(),
         n => format!(" ({n} windows started again: see target/e2e/window-retries.txt)"),
     };
+    // CI shows the end of the output: each failure's panic comes last, where it is read.
+    if !why.is_empty() {
+        println!("why they failed:");
+        for line in &why {
+            println!("  {line}");
+        }
+    }
     println!("{passed} passed, {failed} failed{retry_note}{fuzz_note}");
     if ok && failed == 0 && fuzzed.is_ok() {
         Ok(())
@@ -93,17 +101,20 @@ pub fn run() -> Result<(), String> {
     }
 }
 
-/// Runs cargo test, echoing its output and adding up every `test result:` line.
-fn run_counting(cmd: &mut Command) -> Result<(usize, usize, bool), String> {
+/// Runs cargo test, echoing its output and adding up every `test result:` line; each failed
+/// test's panic (its `---- name stdout ----` block) is added to `why`.
+fn run_counting(cmd: &mut Command, why: &mut Vec<String>) -> Result<(usize, usize, bool), String> {
     eprintln!("$ {cmd:?}");
     let mut child = cmd
         .stdout(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
     let (mut passed, mut failed) = (0, 0);
+    let mut panics = Panics::default();
     for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
         let line = line.map_err(|e| e.to_string())?;
         println!("{line}");
+        panics.read(&line, why);
         if let Some(rest) = line.strip_prefix("test result: ") {
             passed += count(rest, " passed");
             failed += count(rest, " failed");
@@ -111,6 +122,55 @@ fn run_counting(cmd: &mut Command) -> Result<(usize, usize, bool), String> {
     }
     let status = child.wait().map_err(|e| e.to_string())?;
     Ok((passed, failed, status.success()))
+}
+
+/// Reads libtest's failure blocks: a `---- name stdout ----` header, then the captured output,
+/// in which `thread '…' panicked at file:line:` is followed by the message (up to a blank line).
+#[derive(Default)]
+struct Panics {
+    test: Option<String>,
+    message_lines: Option<usize>,
+}
+
+impl Panics {
+    /// Lines kept of one panic message (an assertion's left/right can be long).
+    const MAX_LINES: usize = 12;
+
+    fn read(&mut self, line: &str, why: &mut Vec<String>) {
+        if let Some(name) = line
+            .strip_prefix("---- ")
+            .and_then(|r| r.strip_suffix(" stdout ----"))
+        {
+            self.test = Some(name.to_string());
+            self.message_lines = None;
+            return;
+        }
+        let Some(test) = &self.test else { return };
+        if line.starts_with("thread '") && line.contains("panicked at") {
+            why.push(format!("{test}: {line}"));
+            self.message_lines = Some(0);
+        } else if let Some(n) = self.message_lines {
+            if line.trim().is_empty() || line.starts_with("note: ") || n >= Self::MAX_LINES {
+                self.message_lines = None;
+            } else {
+                why.push(format!("    {}", cut(line, 400)));
+                self.message_lines = Some(n + 1);
+            }
+        }
+        if line == "failures:" {
+            self.test = None;
+            self.message_lines = None;
+        }
+    }
+}
+
+/// At most `max` bytes of `line` (on a char boundary).
+fn cut(line: &str, max: usize) -> &str {
+    let mut end = line.len().min(max);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    &line[..end]
 }
 
 /// The number before `label` in "ok. 3 passed; 0 failed; ...".
@@ -172,5 +232,33 @@ impl Drop for Xvfb {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Panics;
+
+    #[test]
+    fn each_failed_tests_panic_is_kept_with_its_message() {
+        let out = "test a ... FAILED\n\nfailures:\n\n---- e2e::a stdout ----\nsome output\n\
+                   thread 'e2e::a' panicked at tests/e2e/a.rs:3:5:\nwaited 60 s for the verdict\n\
+                   second line\n\nnote: run with `RUST_BACKTRACE=1`\n\n---- b stdout ----\n\
+                   thread 'b' panicked at b.rs:1:1:\nassertion failed\nnote: x\n\nfailures:\n    e2e::a\n    b\n";
+        let mut why = Vec::new();
+        let mut p = Panics::default();
+        for line in out.lines() {
+            p.read(line, &mut why);
+        }
+        assert_eq!(
+            why,
+            [
+                "e2e::a: thread 'e2e::a' panicked at tests/e2e/a.rs:3:5:",
+                "    waited 60 s for the verdict",
+                "    second line",
+                "b: thread 'b' panicked at b.rs:1:1:",
+                "    assertion failed",
+            ]
+        );
     }
 }

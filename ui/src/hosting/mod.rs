@@ -19,6 +19,8 @@ use crate::store::Screen;
 const KEPT: usize = 2000;
 /// How many of them the open drawer draws.
 const SHOWN: usize = 500;
+/// After this long a running `--version` probe is said to be slow (the sentence within 5 s).
+const SLOW_PROBE_MS: u64 = 4000;
 
 /// The hosted engine as the window knows it, fed by `watch_hosting`.
 #[derive(Clone, Copy)]
@@ -76,6 +78,9 @@ pub fn HostPanel(
     let path = RwSignal::new(String::new());
     let engine_problem = RwSignal::new(None::<String>);
     let probing = RwSignal::new(false);
+    // A probe still running after SLOW_PROBE_MS: said in a sentence (a hang is not silent).
+    let probing_slow = RwSignal::new(false);
+    let probe_count = RwSignal::new(0u32);
     let name = RwSignal::new(String::new());
     let local_only = RwSignal::new(false);
     Effect::new(move |_| {
@@ -88,8 +93,20 @@ pub fn HostPanel(
     let use_engine = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         probing.set(true);
+        probing_slow.set(false);
         engine_problem.set(None);
         let p = path.get_untracked();
+        probe_count.update(|n| *n += 1);
+        let this_probe = probe_count.get_untracked();
+        set_timeout(
+            move || {
+                // Only this probe's timer: a later Use has its own.
+                if probing.get_untracked() && probe_count.get_untracked() == this_probe {
+                    probing_slow.set(true);
+                }
+            },
+            std::time::Duration::from_millis(SLOW_PROBE_MS),
+        );
         leptos::task::spawn_local(async move {
             match bridge::call(&cmd::ChooseEngine { path: p }).await {
                 Ok(e) => {
@@ -99,6 +116,7 @@ pub fn HostPanel(
                 Err(e) => engine_problem.set(Some(sentence(&e))),
             }
             probing.set(false);
+            probing_slow.set(false);
         });
     };
     let start = move |stop_stale: bool| {
@@ -189,7 +207,11 @@ pub fn HostPanel(
                                         on:click=move |_| pick(false)>{t("host.pick.file")}</button>
                                 </div>
                                 <p id="engine-problem" class="problem" role="alert">
-                                    {move || if probing.get() { Some(tr(locale.get(), "host.probing").to_string()) } else { engine_problem.get() }}
+                                    {move || match (probing.get(), probing_slow.get()) {
+                                        (true, true) => Some(tr(locale.get(), "host.probing.slow").to_string()),
+                                        (true, false) => Some(tr(locale.get(), "host.probing").to_string()),
+                                        _ => engine_problem.get(),
+                                    }}
                                 </p>
                                 <button id="engine-use" type="submit" class="primary" disabled=move || probing.get()>
                                     {t("host.use")}

@@ -27,6 +27,10 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "host.use" => ("Use this engine", "使用此引擎"),
         "host.looking" => ("Looking for an engine…", "正在查找引擎…"),
         "host.probing" => ("Asking the engine its version…", "正在询问引擎版本…"),
+        "host.probing.slow" => (
+            "It has not answered --version yet. A Loreweaver engine answers within seconds (longer on a busy machine); Studio waits up to 30 s.",
+            "它还没有回答 --version。Loreweaver 引擎通常几秒内回答（机器繁忙时更久）；Studio 最多等待 30 秒。",
+        ),
         "host.name" => ("Table name", "牌桌名称"),
         "host.local" => (
             "For this machine only (no Internet; players on this computer)",
