@@ -158,10 +158,15 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     s.click(&s.find("#hosting-stop").expect("Stop hosting"));
     let stopped = wait_gone(
         engine,
-        Duration::from_secs(5),
+        Duration::from_secs(20),
         "the engine to end after Stop",
     );
     eprintln!("stop → process gone {} ms", stopped.as_millis());
+    // (How fast is the bench's figure (p); here only that SIGTERM did it, not the fallback.)
+    assert!(
+        stopped < studio_e2e::hosting::STOP_GRACE,
+        "the engine ended only at the SIGKILL fallback: {stopped:?}"
+    );
     wait_for(Duration::from_secs(10), "the connect screen", || {
         s.find("#join")
     });
@@ -214,7 +219,7 @@ fn host_play_stop_host_again_and_quit_leave_no_engine() {
     drop(s);
     let gone = wait_gone(
         second,
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         "the engine to end with Studio",
     );
     eprintln!("quit → engine gone {} ms", gone.as_millis());
@@ -282,7 +287,7 @@ fn a_killed_engine_shows_crashed_with_its_last_lines_and_restart_works() {
     s.click(&s.find("#hosting-stop").expect("Stop hosting"));
     wait_gone(
         second,
-        Duration::from_secs(5),
+        Duration::from_secs(20),
         "the engine to end after Stop",
     );
     let yes = arm("Crash Table");
@@ -361,7 +366,7 @@ fn an_engine_left_running_for_the_table_is_reported_and_stopped_on_request() {
         let ticket = host(&s, "Stale Table");
         let engine = pid(&table);
         s.click(&s.find("#hosting-stop").expect("Stop hosting"));
-        wait_gone(engine, Duration::from_secs(5), "the first engine to stop");
+        wait_gone(engine, Duration::from_secs(20), "the first engine to stop");
         ticket
     };
     // An engine for that table left running, as a Studio that died before it could stop it
@@ -409,7 +414,7 @@ fn an_engine_left_running_for_the_table_is_reported_and_stopped_on_request() {
     drop(s);
     wait_gone(
         engine,
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         "the engine to end with Studio",
     );
 }

@@ -382,8 +382,9 @@ fn panels_render_and_hostile_pages_stay_in_their_box() {
         Some(serde_json::json!(neighbour_base)),
         "the neighbour attempts"
     );
+    // (Each waits up to 10 s in the page for its violation or its load.)
     wait_for(
-        Duration::from_secs(10),
+        Duration::from_secs(20),
         "the neighbour attempts' rows",
         || {
             s.execute(

@@ -148,7 +148,17 @@ fn join_frames(capture: &[String]) -> Vec<String> {
 /// mutations are one update: a message posted to itself marks where the task ends), and the
 /// frames dropped.
 const STREAM_WATCH: &str = r#"
-const w = window.__stream = { started: null, frames: 0, updates: 0, maxPerFrame: 0, dropped: 0, cur: 0, last: null, over: false, idleFrames: 0, idleFrom: performance.now(), idleMs: 0 };
+const w = window.__stream = { started: null, frames: 0, updates: 0, maxPerFrame: 0, dropped: 0, cur: 0, last: null, over: false, idleFrames: 0, idleFrom: performance.now(), idleMs: 0, workMs: 0, workMax: 0 };
+// Where a frame's time goes: from this callback (the frame's first) to a task posted from it,
+// which runs after the frame's callbacks, style, layout and the page's paint request.
+const after = new MessageChannel();
+let frameAt = null;
+after.port1.onmessage = () => {
+  if (frameAt === null) { return; }
+  const work = performance.now() - frameAt;
+  frameAt = null;
+  if (w.started !== null && !w.over) { w.workMs += work; w.workMax = Math.max(w.workMax, work); }
+};
 const t = document.querySelector('.transcript');
 const ends = new MessageChannel();
 let inTask = false;
@@ -167,6 +177,7 @@ const frame = (now) => {
     if (now - w.started > 10000) { w.over = true; }
   }
   w.cur = 0; w.last = now;
+  frameAt = performance.now(); after.port2.postMessage(0);
   if (!w.over) { requestAnimationFrame(frame); }
 };
 requestAnimationFrame(frame);

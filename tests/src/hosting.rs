@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 
 use crate::{wait_for, Session};
 
+/// How long Studio waits after SIGTERM before it kills the engine (`hosting::STOP_GRACE`).
+pub const STOP_GRACE: Duration = Duration::from_secs(10);
+
 /// The engine's source folder (its venv beside it), as setup installed it.
 pub fn engine_dir() -> PathBuf {
     test_support::engine_install().0

@@ -316,8 +316,19 @@ impl Session {
     }
 }
 
+/// How long closing a session may take: the window is ended by its tag right after, so a
+/// driver that does not answer the close (seen under load after a page reload) costs this much,
+/// not [`CALL_LIMIT`].
+const CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Drop for Session {
     fn drop(&mut self) {
-        let _ = self.call("DELETE", "", Value::Null);
+        let _ = self
+            .agent
+            .delete(&self.base)
+            .config()
+            .timeout_global(Some(CLOSE_LIMIT))
+            .build()
+            .call();
     }
 }
