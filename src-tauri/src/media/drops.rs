@@ -25,13 +25,6 @@ pub struct Drops {
     inside: AtomicBool,
 }
 
-impl Drops {
-    /// A drag began (`true`) or ended in the window's own web content.
-    pub fn drag_inside(&self, on: bool) {
-        self.inside.store(on, Ordering::SeqCst);
-    }
-}
-
 /// What a dropped path is, read without following a link or opening it.
 pub fn check(path: &Path) -> Result<DroppedFile, DropRefused> {
     let name = path
@@ -62,45 +55,67 @@ pub fn check(path: &Path) -> Result<DroppedFile, DropRefused> {
     })
 }
 
-/// A drop on the window (the webview's drop handler calls this).
-pub fn offer(app: &AppHandle, paths: Vec<PathBuf>) {
-    let drops = app.state::<Drops>();
-    if drops.inside.load(Ordering::SeqCst) {
-        tracing::warn!(
-            files = paths.len(),
-            "a drag that started inside the window was dropped on it: refused (a page may start one)"
-        );
-        return;
+impl Drops {
+    /// A drag began (`true`) or ended in the window's own web content.
+    pub fn drag_inside(&self, on: bool) {
+        self.inside.store(on, Ordering::SeqCst);
     }
+
+    /// A drop on the window: the offer to show the person, its paths kept here until they
+    /// answer; `None` for a drag that started inside the window (a page may start one).
+    pub fn take(&self, paths: Vec<PathBuf>) -> Option<DropOffer> {
+        if self.inside.load(Ordering::SeqCst) {
+            tracing::warn!(
+                files = paths.len(),
+                "a drag that started inside the window was dropped on it: refused (a page may start one)"
+            );
+            return None;
+        }
+        let mut files = Vec::new();
+        let mut refused = Vec::new();
+        let mut keep = Vec::new();
+        for path in paths {
+            match check(&path) {
+                Ok(file) => {
+                    files.push(file);
+                    keep.push(path);
+                }
+                Err(r) => refused.push(r),
+            }
+        }
+        let id = self.next.fetch_add(1, Ordering::Relaxed) + 1;
+        {
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            // Only the latest drop waits: a new one replaces an unanswered one.
+            pending.clear();
+            pending.insert(id, keep);
+        }
+        tracing::info!(
+            files = files.len(),
+            refused = refused.len(),
+            "files dropped: waiting for the person"
+        );
+        Some(DropOffer { id, files, refused })
+    }
+
+    /// The paths of drop `id`, once: what the person confirmed.
+    fn confirmed(&self, id: u64) -> Option<Vec<PathBuf>> {
+        self.pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id)
+    }
+}
+
+/// A drop on the window (the window's drop event calls this): offered to the person at the
+/// table, if there is one.
+pub fn offer(app: &AppHandle, paths: Vec<PathBuf>) {
     let Some(channel) = app.state::<Seat>().outlet().current() else {
         return;
     };
-    let mut files = Vec::new();
-    let mut refused = Vec::new();
-    let mut keep = Vec::new();
-    for path in paths {
-        match check(&path) {
-            Ok(file) => {
-                files.push(file);
-                keep.push(path);
-            }
-            Err(r) => refused.push(r),
-        }
+    if let Some(offer) = app.state::<Drops>().take(paths) {
+        let _ = channel.send(PumpBatch::of(&PumpEvent::DropOffer(offer)));
     }
-    let id = drops.next.fetch_add(1, Ordering::Relaxed) + 1;
-    {
-        let mut pending = drops.pending.lock().unwrap_or_else(|e| e.into_inner());
-        // Only the latest drop waits: a new one replaces an unanswered one.
-        pending.clear();
-        pending.insert(id, keep);
-    }
-    tracing::info!(
-        files = files.len(),
-        refused = refused.len(),
-        "files dropped: waiting for the person"
-    );
-    let offer = DropOffer { id, files, refused };
-    let _ = channel.send(PumpBatch::of(&PumpEvent::DropOffer(offer)));
 }
 
 /// The person confirmed the drop: its files are shared (each opened without following a link).
@@ -112,10 +127,7 @@ pub fn share_dropped(
 ) -> Result<Reply<cmd::ShareDropped>, String> {
     let cmd::ShareDropped { id } = args;
     let paths = drops
-        .pending
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&id)
+        .confirmed(id)
         .ok_or("That drop is no longer waiting.")?;
     Ok(share_paths(&app, paths))
 }
@@ -124,11 +136,7 @@ pub fn share_dropped(
 #[tauri::command]
 pub fn discard_drop(drops: State<'_, Drops>, args: cmd::DiscardDrop) -> Reply<cmd::DiscardDrop> {
     let cmd::DiscardDrop { id } = args;
-    drops
-        .pending
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&id);
+    drops.confirmed(id);
 }
 
 /// Follows drags that start in the window's own web content (GTK's `drag-begin`/`drag-end` on
@@ -185,5 +193,31 @@ mod tests {
             assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
             assert!(check(&fifo).unwrap_err().why.contains("regular"));
         }
+    }
+
+    #[test]
+    fn a_drag_begun_inside_the_window_is_refused_and_one_from_outside_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let png = dir.path().join("token.png");
+        std::fs::write(&png, b"png").unwrap();
+        let drops = Drops::default();
+        // A panel page's drag (GTK's drag-begin on the web view) dropped on the window.
+        drops.drag_inside(true);
+        assert!(
+            drops.take(vec![png.clone()]).is_none(),
+            "an inner drag was offered"
+        );
+        assert!(
+            drops.pending.lock().unwrap().is_empty(),
+            "its paths were kept"
+        );
+        drops.drag_inside(false);
+        // The person's drag from the file manager: offered, kept until they answer, once.
+        let offer = drops
+            .take(vec![png.clone()])
+            .expect("an outside drop is offered");
+        assert_eq!(offer.files.len(), 1);
+        assert_eq!(drops.confirmed(offer.id), Some(vec![png]));
+        assert_eq!(drops.confirmed(offer.id), None);
     }
 }
