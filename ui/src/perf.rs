@@ -42,6 +42,25 @@ fn set(name: &str, value: f64, overwrite: bool) {
     let _ = js_sys::Reflect::set(&perf, &key, &JsValue::from_f64(value));
 }
 
+/// Adds `ms` to the running total `name` (where a streaming frame's time goes: the bench reads
+/// the totals beside the frame count).
+pub fn add(name: &str, ms: f64) {
+    let Some(perf) = perf_object() else {
+        return;
+    };
+    let key = JsValue::from_str(name);
+    let before = js_sys::Reflect::get(&perf, &key)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&perf, &key, &JsValue::from_f64(before + ms));
+}
+
+/// Now, in the page's clock (ms).
+pub fn now_ms() -> f64 {
+    now()
+}
+
 /// Notes `name` now, unless it was noted before.
 pub fn mark_once(name: &str) {
     set(name, now(), false);

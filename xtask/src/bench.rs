@@ -116,6 +116,23 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("tokio runtime: {e}"))?;
+    // Figures from different machines are not to be compared blindly: say which this is.
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let gpu = std::fs::read_dir("/dev/dri")
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+                .count()
+        })
+        .unwrap_or(0);
+    println!(
+        "bench: this machine: {cores} cores, {}",
+        if gpu > 0 {
+            format!("{gpu} GPU render node(s): the window composites on the GPU")
+        } else {
+            "no GPU render node: the window draws on the CPU (Studio turns WebKit's GL compositing off)".to_string()
+        }
+    );
     // Server and client share this machine's cores: a busy machine lowers the ratio, so say so.
     // (The load average lags by a minute; a half-second CPU sample does not.)
     let busy = busy_percent(Duration::from_millis(500))

@@ -114,6 +114,8 @@ pub fn Transcript(table: Table) -> impl IntoView {
         table.model.track();
         changes.update_value(|n| *n += 1);
         request_animation_frame(move || {
+            let started = crate::perf::now_ms();
+            let _timed = Timed("measure_ms", started);
             // The table may have been left since this frame was asked for.
             if layout.try_with_untracked(|_| ()).is_none()
                 || heights.try_with_value(|_| ()).is_none()
@@ -168,6 +170,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
         });
     });
     let on_scroll = move |_| {
+        let _timed = Timed("scroll_ms", crate::perf::now_ms());
         let (Some(el), Some(inner)) = (scroller.get(), inner.get()) else {
             return;
         };
@@ -301,6 +304,15 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 })}
             </div>
         </div>
+    }
+}
+
+/// Adds the time from its start to its drop to a perf total (every return path counted).
+struct Timed(&'static str, f64);
+
+impl Drop for Timed {
+    fn drop(&mut self) {
+        crate::perf::add(self.0, crate::perf::now_ms() - self.1);
     }
 }
 

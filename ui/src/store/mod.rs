@@ -127,6 +127,7 @@ impl Table {
     }
 
     fn flush(self) {
+        let started = crate::perf::now_ms();
         self.flushes.update_value(|n| *n += 1);
         let batches = self
             .inbox
@@ -137,6 +138,11 @@ impl Table {
             .flat_map(|text| PumpBatch::items(text))
             .collect();
         self.deliver(items);
+        crate::perf::add("flush_ms", crate::perf::now_ms() - started);
+        // The effects the batch woke run as microtasks after this one's: their time with it.
+        leptos::task::spawn_local(async move {
+            crate::perf::add("flush_effects_ms", crate::perf::now_ms() - started);
+        });
     }
 
     fn deliver(self, batch: Vec<PumpItem>) {
