@@ -55,6 +55,12 @@ pub fn choose_engine(s: &Session, path: &str) {
 /// Hosts table `name` for this machine only; returns when the strip shows its ticket.
 pub fn host(s: &Session, name: &str) -> String {
     open_host_panel(s);
+    host_from_panel(s, name)
+}
+
+/// [`host`] from the host panel already open with its engine found: names the table, checks
+/// "for this machine only" and presses Host.
+pub fn host_from_panel(s: &Session, name: &str) -> String {
     let field = s.find("#host-name").expect("the table name field");
     s.clear(&field);
     s.type_text(&field, name);
