@@ -31,6 +31,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "i18n",
             "prefs",
             "markdown",
+            "perf",
             "store",
             "keeper",
             "pack_bench",
