@@ -17,6 +17,8 @@ mod profile;
 mod saved_tables;
 mod seat;
 mod window;
+// How the window draws is chosen before anything else starts (see `window::choose_drawing`).
+pub use window::choose_drawing;
 
 use std::sync::Arc;
 

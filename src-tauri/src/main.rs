@@ -8,6 +8,7 @@ fn main() {
         Cli::Version => println!("{}", cli::version_line()),
         Cli::Help => println!("{}\n\n{}", cli::version_line(), cli::USAGE),
         Cli::Run(startup) => {
+            studio_lib::choose_drawing();
             for arg in &startup.ignored {
                 eprintln!("loreweaver-studio: ignoring {arg:?} (see --help)");
             }

@@ -60,7 +60,7 @@ pub fn build_main(app: &mut App) -> tauri::Result<()> {
         .find(|w| w.label == "main")
         .cloned()
         .expect("tauri.conf.json declares the main window");
-    let window = WebviewWindowBuilder::from_config(app.handle(), &config)?
+    WebviewWindowBuilder::from_config(app.handle(), &config)?
         .data_directory(crate::profile::studio_dir().join("webview"))
         .on_navigation(|url| {
             let ok = may_navigate(url);
@@ -82,7 +82,7 @@ pub fn build_main(app: &mut App) -> tauri::Result<()> {
         })
         .build()?;
     #[cfg(target_os = "linux")]
-    draw_without_a_gpu(&window);
+    say_how_the_window_draws();
     Ok(())
 }
 
@@ -109,24 +109,29 @@ pub fn render_nodes() -> usize {
         .unwrap_or(0)
 }
 
+/// The environment variable WebKitGTK reads when it creates a web view: drawn on the CPU.
+const NO_COMPOSITING: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
+
+/// Chooses how the window draws; called first thing in `main`, before any thread or web view
+/// exists, so the window draws one way from its first frame (switching a loading page's policy
+/// at run time left a window unanswering once in CI). A person's own setting of the variable
+/// is kept.
+pub fn choose_drawing() {
+    #[cfg(target_os = "linux")]
+    if std::env::var_os(NO_COMPOSITING).is_none()
+        && !accelerated(render_nodes(), std::env::var("STUDIO_GPU").ok().as_deref())
+    {
+        std::env::set_var(NO_COMPOSITING, "1");
+    }
+}
+
 #[cfg(target_os = "linux")]
-fn draw_without_a_gpu(window: &tauri::WebviewWindow) {
-    let nodes = render_nodes();
-    let on = accelerated(nodes, std::env::var("STUDIO_GPU").ok().as_deref());
+fn say_how_the_window_draws() {
     tracing::info!(
-        render_nodes = nodes,
-        accelerated = on,
+        render_nodes = render_nodes(),
+        composited = std::env::var_os(NO_COMPOSITING).is_none(),
         "how the window draws"
     );
-    if on {
-        return;
-    }
-    let _ = window.with_webview(|pw| {
-        use webkit2gtk::{HardwareAccelerationPolicy, SettingsExt, WebViewExt};
-        if let Some(settings) = WebViewExt::settings(&pw.inner()) {
-            settings.set_hardware_acceleration_policy(HardwareAccelerationPolicy::Never);
-        }
-    });
 }
 
 #[cfg(test)]
