@@ -159,14 +159,20 @@ impl Session {
 
     /// Like [`Self::find`], with the error returned: for a window that may be gone (a drop).
     pub fn try_find(&self, css: &str) -> Result<Option<Element>, String> {
-        match self.try_call(
-            "POST",
-            "/element",
-            json!({"using": "css selector", "value": css}),
-        ) {
-            Ok(v) => Ok(v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))),
-            Err(f) if f.code == "no such element" => Ok(None),
-            Err(f) => Err(f.text),
+        let mut tries = 0;
+        loop {
+            match self.try_call(
+                "POST",
+                "/element",
+                json!({"using": "css selector", "value": css}),
+            ) {
+                Ok(v) => return Ok(v[ELEMENT_KEY].as_str().map(|id| Element(id.to_string()))),
+                Err(f) if f.code == "no such element" => return Ok(None),
+                // The match left the page while the driver made its handle (seen in CI as a
+                // title card ended): asked again, the page answers as it is now.
+                Err(f) if f.code == "stale element reference" && tries < 3 => tries += 1,
+                Err(f) => return Err(f.text),
+            }
         }
     }
 
