@@ -31,6 +31,8 @@ pub struct VarDef {
     pub default: Value,
     pub min: Option<i64>,
     pub max: Option<i64>,
+    /// The card file that defines it, relative to the pack folder.
+    pub file: String,
 }
 
 impl VarDef {
@@ -228,5 +230,6 @@ fn variable(rel: &str, item: &Node, problems: &mut Problems) -> Option<VarDef> {
         default,
         min,
         max,
+        file: rel.into(),
     })
 }

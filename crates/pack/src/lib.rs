@@ -12,6 +12,7 @@
 pub mod assets;
 mod blocks;
 mod cards;
+pub mod differences;
 pub mod engine_verdict;
 pub mod files;
 pub mod manifest;
@@ -66,6 +67,8 @@ pub struct Panel {
     pub audience: Audience,
     /// The manifest entry (audience already stripped).
     pub wire: Value,
+    /// The panels file it is declared in, relative to the pack folder.
+    pub file: String,
 }
 
 #[derive(Debug, Clone)]

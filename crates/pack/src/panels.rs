@@ -272,6 +272,7 @@ fn panel(
         id,
         audience,
         wire: Value::Object(wire),
+        file: file.into(),
     })
 }
 
