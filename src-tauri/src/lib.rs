@@ -64,6 +64,7 @@ macro_rules! studio_commands {
             pack_bench::pick_pack_folder,
             pack_bench::open_pack,
             pack_bench::pack_bench_view,
+            pack_bench::pack_bench_table,
             pack_bench::pack_bench_vars,
             pack_bench::pack_bench_set_var,
             pack_bench::check_pack_on_engine,

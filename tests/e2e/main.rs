@@ -19,6 +19,7 @@ mod log_flood;
 mod notify;
 mod pack_bench;
 mod pack_bench_engine;
+mod pack_bench_on_engine;
 mod panel_focus_theft;
 mod panel_limits;
 mod panel_stall;

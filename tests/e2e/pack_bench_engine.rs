@@ -4,13 +4,11 @@
 //! accepts is called a disagreement), and **Build pack…** writes the `.lwpack` through the
 //! engine's packer. The engine is the one chosen for hosting (this profile remembers it).
 
-use std::path::Path;
 use std::time::Duration;
 
 use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::fresh_dir;
 use studio_e2e::{open_studio_args, out_dir, wait_for, Studio};
-use test_support::copy_dir;
 
 /// Presses Check with the engine and waits for a verdict other than `before`'s: its three
 /// flags and its text, read in one script (the verdict is redrawn when the answer lands).
@@ -42,18 +40,8 @@ fn check(s: &Studio, before: Option<String>) -> (String, String, String, String)
 fn the_engine_judges_and_builds_the_bench_pack() {
     let _scenario = studio_e2e::scenario();
     let root = fresh_dir("bench-engine");
-    let (pack, data, saves) = (root.join("pack"), root.join("studio"), root.join("saves"));
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-pack"),
-        &pack,
-    );
-    // The engine this profile chose for hosting before: the bench's packer is that engine's.
-    std::fs::create_dir_all(data.join("hosted")).unwrap();
-    std::fs::write(
-        data.join("hosted/engine.txt"),
-        studio_e2e::hosting::engine_dir().display().to_string(),
-    )
-    .unwrap();
+    let (pack, data) = studio_e2e::hosting::bench_pack_and_profile(&root);
+    let saves = root.join("saves");
     std::fs::create_dir_all(&saves).unwrap();
     let s = open_studio_args(
         &[

@@ -16,6 +16,23 @@ pub fn engine_dir() -> PathBuf {
     test_support::engine_install().0
 }
 
+/// A copy of the bench fixture pack in `root/pack` and a profile in `root/studio` that chose
+/// the test engine for hosting (the bench's packer and its engine runs use that one).
+pub fn bench_pack_and_profile(root: &Path) -> (PathBuf, PathBuf) {
+    let (pack, profile) = (root.join("pack"), root.join("studio"));
+    test_support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-pack"),
+        &pack,
+    );
+    std::fs::create_dir_all(profile.join("hosted")).expect("the profile");
+    std::fs::write(
+        profile.join("hosted/engine.txt"),
+        engine_dir().display().to_string(),
+    )
+    .expect("the profile's engine");
+    (pack, profile)
+}
+
 /// The hosted table's folder in a window's profile (`STUDIO_DATA_DIR` = `data`).
 pub fn table_dir(data: &Path, slug: &str) -> PathBuf {
     data.join("hosted").join(slug)

@@ -156,6 +156,9 @@ commands! {
     OpenPack = "open_pack" { dir: String, viewer: Option<String> } -> Joined, streams "onEvent": PumpBatch;
     /// Rejoins the bench's table as `viewer`.
     PackBenchView = "pack_bench_view" { viewer: String } -> Joined, streams "onEvent": PumpBatch;
+    /// Shows the bench's pack on the real engine (`engine`: started on first use, its dev room
+    /// mounting the folder) or on the offline table; `stop_engine` ends the engine.
+    PackBenchTable = "pack_bench_table" { engine: bool, stop_engine: bool } -> Joined, streams "onEvent": PumpBatch;
     /// Every variable of the bench's room.
     PackBenchVars = "pack_bench_vars" {} -> Vec<PackBenchVar>;
     /// Sets one variable; the reply is the room's whole list.

@@ -91,6 +91,50 @@ pub struct PackBenchStatus {
     pub panels: Vec<PackBenchPanel>,
     /// Reloads so far (0 = the first load).
     pub reloads: u64,
+    /// The same pack on the real engine, once the author ran it there.
+    #[serde(default)]
+    pub engine: Option<Box<PackBenchEngine>>,
+}
+
+/// The bench's pack in the real engine's dev room (`.dev mount`), beside the offline table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackBenchEngine {
+    /// `running` or `ended` (the engine's process is gone: `message` says how).
+    pub state: String,
+    /// The engine (its folder and version).
+    pub engine: String,
+    /// The window shows the engine's table (else the offline one).
+    pub showing: bool,
+    /// How often the engine looks at the pack folder, in ms.
+    pub poll_ms: u64,
+    /// Save → the engine's fresh manifest, for the last save it followed.
+    pub reload_ms: Option<u64>,
+    /// Saves the engine followed so far.
+    pub reloads: u64,
+    /// The engine's own sentence when it skipped a reload (the source does not parse).
+    pub refusal: Option<String>,
+    /// The mount's answer, or why the engine ended.
+    pub message: Option<String>,
+    /// The panel ids in the engine's manifest for the keeper and for a player.
+    pub keeper_panels: Vec<String>,
+    pub player_panels: Vec<String>,
+    /// Where the engine and the offline table disagree.
+    pub differences: Vec<PackBenchDifference>,
+}
+
+/// One place where the engine and the offline table disagree on the bench's pack.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackBenchDifference {
+    /// `keeper` or `player`.
+    pub audience: String,
+    /// `panel`, `variable` or `card`.
+    pub subject: String,
+    pub id: String,
+    pub what: String,
+    /// The pack file it comes from.
+    pub file: String,
+    /// Why Studio keeps it on purpose; `None`: a finding.
+    pub known: Option<String>,
 }
 
 /// The engine's packer and our lint on the same pack folder.

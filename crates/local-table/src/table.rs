@@ -69,6 +69,16 @@ impl PacksHandle {
         reload_pack(&self.0, dir)
     }
 
+    /// The pack served from `dir`, as last loaded well.
+    pub fn pack(&self, dir: &std::path::Path) -> Option<Arc<pack::Pack>> {
+        self.0.packs.all().into_iter().find(|p| p.dir == dir)
+    }
+
+    /// Every variable of `room`, hidden ones included.
+    pub fn room_vars(&self, room: &str) -> Vec<Var> {
+        self.0.room(room).lock().saved.vars.clone()
+    }
+
     /// Every panel of the served packs with its audience (`all`, `keeper`, `players`): what
     /// the bench lists, including the panels one viewer does not receive.
     pub fn audiences(&self) -> Vec<(String, &'static str)> {
@@ -152,7 +162,11 @@ impl RunningTable {
 }
 
 pub(crate) async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
-    let story_dir = cfg.story.clone().or_else(default_story_dir);
+    let story_dir = if cfg.without_story {
+        None
+    } else {
+        cfg.story.clone().or_else(default_story_dir)
+    };
     let ctx = Arc::new(Context::new(cfg, story_dir)?);
     let endpoint = carrier::bind(ctx.cfg.secret_key.clone(), ctx.cfg.port).await?;
     let ticket = carrier::ticket_for(&endpoint);

@@ -8,7 +8,7 @@
 //! machine and the list of hosted tables are the pure `hosting` crate.
 
 mod commands;
-mod process;
+pub(crate) mod process;
 mod run;
 mod tables;
 
@@ -27,7 +27,7 @@ use tauri::ipc::Channel;
 use tables::Table;
 
 /// The launcher for "this machine only": the engine bound to 127.0.0.1 with no relays.
-const LOOPBACK_LAUNCHER: &str = include_str!("loopback.py");
+pub(crate) const LOOPBACK_LAUNCHER: &str = include_str!("loopback.py");
 /// How long Stop waits after SIGTERM before SIGKILL.
 pub const STOP_GRACE: Duration = Duration::from_secs(10);
 /// How long an engine may take to write its ticket (it gives up on relays itself after 45 s).

@@ -74,3 +74,21 @@ pub async fn pack_bench_view(
     let cmd::PackBenchView { viewer } = args;
     bench.view(&seat, &viewer, on_event).await
 }
+
+/// Shows the pack on the engine or on the offline table (and can stop the engine).
+#[tauri::command]
+pub async fn pack_bench_table(
+    bench: tauri::State<'_, PackBench>,
+    seat: tauri::State<'_, Seat>,
+    args: cmd::PackBenchTable,
+    on_event: Channel<Message<cmd::PackBenchTable>>,
+) -> Result<Reply<cmd::PackBenchTable>, String> {
+    let cmd::PackBenchTable {
+        engine,
+        stop_engine,
+    } = args;
+    bench
+        .table(&seat, engine, stop_engine, on_event)
+        .await
+        .map_err(|e| crate::clean::text(&e))
+}

@@ -11,12 +11,14 @@
 mod commands;
 pub mod data;
 mod engine;
+mod on_engine;
+mod report;
 mod vars;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use ipc::{PackBenchPanel, PackBenchStatus, Problem, PumpBatch, PumpEvent};
+use ipc::{Problem, PumpBatch};
 use local_table::keystore::{KeyEntry, KeySource};
 
 use local_table::{LocalTable, RunningTable};
@@ -37,10 +39,21 @@ pub struct PackBench(Arc<AsyncMutex<Option<Open>>>);
 struct Open {
     table: RunningTable,
     bench: Bench,
-    /// Who the author is looking as now (`keeper` or `player`).
-    viewer: String,
+    /// The same pack on the real engine, once the author ran it there.
+    engine: Option<on_engine::EngineRun>,
     /// The table's private data folder: removed when this is dropped, after the table stopped.
     _data: data::BenchData,
+}
+
+/// A fresh private data folder for one of the bench's tables.
+fn fresh_data() -> Result<data::BenchData, String> {
+    let root = data::root();
+    let swept = data::sweep(&root, &std::env::temp_dir());
+    if swept > 0 {
+        tracing::info!(swept, "removed bench data folders earlier runs left behind");
+    }
+    data::BenchData::create_in(&root)
+        .map_err(|e| format!("the bench's data folder could not be made: {e}"))
 }
 
 impl PackBench {
@@ -53,25 +66,19 @@ impl PackBench {
         on_event: Channel<PumpBatch>,
     ) -> Result<ipc::Joined, String> {
         seat.leave().await;
-        let root = data::root();
-        let swept = data::sweep(&root, &std::env::temp_dir());
-        if swept > 0 {
-            tracing::info!(swept, "removed bench data folders earlier runs left behind");
-        }
-        let data = data::BenchData::create_in(&root)
-            .map_err(|e| format!("the bench's data folder could not be made: {e}"))?;
+        let data = fresh_data()?;
         let (table, bench) = start_table(&dir, data.path().to_path_buf()).await?;
         *self.0.lock().await = Some(Open {
             table,
             bench,
-            viewer: viewer.into(),
+            engine: None,
             _data: data,
         });
         self.view(seat, viewer, on_event).await
     }
 
-    /// Joins the open bench's table as `viewer`, on a fresh page channel; the table, its room
-    /// and its variables stay as they are.
+    /// Joins the open bench's table (the offline one or the engine, whichever it shows) as
+    /// `viewer`, on a fresh page channel; the tables, their rooms and variables stay as they are.
     pub async fn view(
         &self,
         seat: &Seat,
@@ -83,27 +90,32 @@ impl PackBench {
             let Some(Open {
                 table,
                 bench,
-                viewer: now,
+                engine,
                 ..
             }) = open.as_mut()
             else {
                 return Err("no pack is open on the bench".into());
             };
-            watch(table, bench, viewer.to_string(), on_event.clone())?;
-            *now = viewer.to_string();
-            let key = if viewer == "player" {
-                bench.player_key.clone()
-            } else {
-                bench.keeper_key.clone()
+            bench.report.point(viewer, on_event.clone());
+            if bench._watcher.is_none() {
+                watch(table, bench)?;
+            }
+            let player = viewer == "player";
+            let showing = bench.report.showing_engine();
+            let (ticket, key) = match engine.as_ref().filter(|_| showing) {
+                Some(e) if player => (e.ticket.clone(), e.player_key.clone()),
+                Some(e) => (e.ticket.clone(), e.keeper_key.clone()),
+                None if player => (table.endpoint_ticket(), bench.player_key.clone()),
+                None => (table.endpoint_ticket(), bench.keeper_key.clone()),
             };
             let dial = Dial {
-                ticket: table.endpoint_ticket(),
+                ticket,
                 key,
                 name: None,
                 local_only: true,
                 kind: Kind::PackBench,
             };
-            (dial, status(table, bench, viewer))
+            (dial, bench.report.status())
         };
         seat.join(dial, false, on_event).await?;
         Ok(ipc::Joined {
@@ -112,9 +124,62 @@ impl PackBench {
         })
     }
 
+    /// Shows the pack on the engine (started and mounted on first use) or on the offline
+    /// table; `stop_engine` ends the engine. The seat rejoins as the same viewer.
+    pub async fn table(
+        &self,
+        seat: &Seat,
+        engine: bool,
+        stop_engine: bool,
+        on_event: Channel<PumpBatch>,
+    ) -> Result<ipc::Joined, String> {
+        let (dir, report, viewer, running) = {
+            let open = self.0.lock().await;
+            let open = open.as_ref().ok_or("no pack is open on the bench")?;
+            (
+                open.bench.dir.clone(),
+                open.bench.report.clone(),
+                open.bench.report.viewer(),
+                open.engine.is_some(),
+            )
+        };
+        if stop_engine {
+            report.engine(None, false);
+            let run = self.0.lock().await.as_mut().and_then(|o| o.engine.take());
+            // The seat moves to the offline table first (its session on the engine closes).
+            let joined = self.view(seat, &viewer, on_event).await;
+            if let Some(run) = run {
+                run.stop().await;
+            }
+            return joined;
+        } else if engine && !running {
+            let changed: on_engine::Changed = {
+                let report = report.clone();
+                Arc::new(move || report.send())
+            };
+            let run = on_engine::EngineRun::start(&dir, fresh_data()?, changed).await?;
+            let seen = run.seen.clone();
+            match self.0.lock().await.as_mut() {
+                Some(open) => open.engine = Some(run),
+                None => {
+                    run.stop().await;
+                    return Err("the bench was closed while the engine started".into());
+                }
+            }
+            report.engine(Some(seen), true);
+        } else {
+            report.show_engine(engine && running);
+        }
+        self.view(seat, &viewer, on_event).await
+    }
+
     /// Who the author looks as now, while the bench is open.
     pub async fn viewer(&self) -> Option<String> {
-        self.0.lock().await.as_ref().map(|o| o.viewer.clone())
+        self.0
+            .lock()
+            .await
+            .as_ref()
+            .map(|o| o.bench.report.viewer())
     }
 
     /// Runs `f` on the open bench's table.
@@ -124,6 +189,14 @@ impl PackBench {
             None => Err("no pack is open on the bench".into()),
         }
     }
+
+    /// Sets a variable on the engine too, when the bench runs one.
+    pub async fn set_engine_var(&self, id: &str, value: &str) -> Result<(), String> {
+        match self.0.lock().await.as_ref().and_then(|o| o.engine.as_ref()) {
+            Some(run) => run.set_var(id, value).await,
+            None => Ok(()),
+        }
+    }
 }
 
 impl Follower for PackBench {
@@ -131,11 +204,14 @@ impl Follower for PackBench {
         None
     }
 
-    /// Closing the bench stops its watcher and its table.
+    /// Closing the bench stops its watcher, its table and its engine.
     fn left(&self) -> Later<'_> {
         Box::pin(async move {
             if let Some(open) = self.0.lock().await.take() {
                 drop(open.bench);
+                if let Some(run) = open.engine {
+                    run.stop().await;
+                }
                 open.table.shutdown().await;
                 // The table no longer writes: its data folder goes.
                 drop(open._data);
@@ -152,8 +228,8 @@ pub struct Bench {
     pub dir: PathBuf,
     pub keeper_key: String,
     pub player_key: String,
-    /// The last reload's problems and the reload count, kept across viewer switches.
-    last: Arc<Mutex<(Vec<Problem>, u64)>>,
+    /// What the window is told after every change, on the page's current channel.
+    report: report::Report,
     _watcher: Option<local_table::watch::PackWatcher>,
 }
 
@@ -210,6 +286,8 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
     let mut config = local_table::TableConfig::new(keys, data_dir);
     config.packs = vec![dir.to_path_buf()];
     config.enable_packs = true;
+    // The room holds the pack alone, as the engine's dev room does (no demo variables).
+    config.without_story = true;
     config.pacing = local_table::Pacing::fast();
     // A pack that does not load yet still opens: the bench serves nothing and lists why.
     let first = local_table::packs::load(dir).err().map(problems_of);
@@ -219,73 +297,26 @@ pub async fn start_table(dir: &Path, data_dir: PathBuf) -> Result<(RunningTable,
     let table = LocalTable::start(config)
         .await
         .map_err(|e| format!("the pack could not be opened: {e}"))?;
+    let report = report::Report::new(dir, table.packs_handle(), first.unwrap_or_default());
     Ok((
         table,
         Bench {
             dir: dir.to_path_buf(),
             keeper_key,
             player_key,
-            last: Arc::new(Mutex::new((first.unwrap_or_default(), 0))),
+            report,
             _watcher: None,
         },
     ))
 }
 
-pub fn status(table: &RunningTable, bench: &Bench, viewer: &str) -> PackBenchStatus {
-    let (problems, reloads) = bench.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
-    PackBenchStatus {
-        dir: bench.dir.display().to_string(),
-        viewer: viewer.into(),
-        problems,
-        panels: table
-            .panel_audiences()
-            .into_iter()
-            .map(|(id, audience)| PackBenchPanel {
-                id,
-                audience: audience.into(),
-            })
-            .collect(),
-        reloads,
-    }
-}
-
-/// Watches the pack folder; every change on disk reloads the pack and reports to `channel`.
-pub fn watch(
-    table: &RunningTable,
-    bench: &mut Bench,
-    viewer: String,
-    channel: Channel<PumpBatch>,
-) -> Result<(), String> {
-    let packs = table.packs_handle();
-    let audiences = packs.clone();
-    let dir = bench.dir.display().to_string();
-    let last = bench.last.clone();
-    // Dropping the previous viewer's watcher first: one watcher per bench.
-    bench._watcher = None;
-    let watcher = local_table::watch::watch_pack(packs, &bench.dir, move |outcome| {
-        let problems = outcome.err().map(problems_of).unwrap_or_default();
-        let reloads = {
-            let mut last = last.lock().unwrap_or_else(|e| e.into_inner());
-            last.1 += 1;
-            last.0 = problems.clone();
-            last.1
-        };
-        let status = PackBenchStatus {
-            dir: dir.clone(),
-            viewer: viewer.clone(),
-            problems,
-            panels: audiences
-                .audiences()
-                .into_iter()
-                .map(|(id, audience)| PackBenchPanel {
-                    id,
-                    audience: audience.into(),
-                })
-                .collect(),
-            reloads,
-        };
-        let _ = channel.send(PumpBatch::of(&PumpEvent::PackBench(status)));
-    })?;
+/// Watches the pack folder; every change on disk reloads the pack and reports to the window.
+pub fn watch(table: &RunningTable, bench: &mut Bench) -> Result<(), String> {
+    let report = bench.report.clone();
+    let watcher =
+        local_table::watch::watch_pack(table.packs_handle(), &bench.dir, move |outcome| {
+            report.reloaded(outcome.err().map(problems_of).unwrap_or_default());
+        })?;
     bench._watcher = Some(watcher);
     Ok(())
 }

@@ -38,10 +38,13 @@ pub async fn pack_bench_set_var(
     args: cmd::PackBenchSetVar,
 ) -> Result<Reply<cmd::PackBenchSetVar>, String> {
     let cmd::PackBenchSetVar { id, kind, value } = args;
-    bench
+    let list = bench
         .with_table(|t| {
             t.set_var(super::ROOM, &id, &kind, &value)?;
-            Ok(list(t))
+            Ok::<_, String>(list(t))
         })
-        .await?
+        .await??;
+    // The same value on the engine, when the pack runs there too (its own rules read it).
+    bench.set_engine_var(&id, &value).await?;
+    Ok(list)
 }

@@ -3,6 +3,7 @@
 //! view below, exactly as a room would show them.
 
 mod engine;
+mod on_engine;
 pub mod text;
 mod tools;
 mod vars;
@@ -158,6 +159,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         // Outside the report's closure: a reload must not reset the author's event form.
         <Show when=move || table.bench.with(Option::is_some)>
             <div class="bench-pane bench-tools-row">
+                <on_engine::OnEngine table=table/>
                 <vars::VarsEditor table=table/>
                 <tools::AuthorTools table=table/>
                 {move || bench_dir.get().map(|dir| view! {

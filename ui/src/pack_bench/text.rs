@@ -48,6 +48,32 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "引擎与 Studio 的检查对此扩展包意见不一：只有其中一方接受它。",
         ),
         "bench.engine.built" => ("Built", "已构建"),
+        "bench.run.offline" => ("Offline table", "离线牌桌"),
+        "bench.run.engine" => ("Run on the engine", "在引擎上运行"),
+        "bench.run.show_engine" => ("The engine's table", "引擎的牌桌"),
+        "bench.run.stop" => ("Stop the engine", "停止引擎"),
+        "bench.run.starting" => (
+            "Starting the engine and mounting the pack in its dev room…",
+            "正在启动引擎并在其开发房间挂载扩展包…",
+        ),
+        "bench.run.title" => ("On the engine", "在引擎上"),
+        "bench.run.ended" => ("The engine ended.", "引擎已结束。"),
+        "bench.run.polls" => (
+            "The engine looks at the folder every",
+            "引擎检查文件夹的间隔：",
+        ),
+        "bench.run.followed" => ("the last save reached it in", "上次保存到达引擎用时"),
+        "bench.run.waiting" => ("no save followed yet", "尚未跟随保存"),
+        "bench.run.refused" => ("The engine skipped the reload:", "引擎跳过了重新加载："),
+        "bench.run.keeper_sees" => ("Keeper sees:", "主持人看到："),
+        "bench.run.player_sees" => ("Player sees:", "玩家看到："),
+        "bench.run.none" => ("no panels", "没有面板"),
+        "bench.run.agree" => (
+            "The engine and the offline table agree on this pack's panels, variables and cards.",
+            "引擎与离线牌桌对此扩展包的面板、变量和卡片一致。",
+        ),
+        "bench.run.differences" => ("Differences", "差异"),
+        "bench.run.known" => ("kept on purpose:", "有意保留："),
         _ => return None,
     })
 }

@@ -89,6 +89,9 @@ pub struct TableConfig {
     pub locale: String,
     /// A new room starts with every pack enabled (the pack bench: an author's own pack).
     pub enable_packs: bool,
+    /// No scripted module at all, not even the built-in demo (the pack bench: a room of the
+    /// packs alone, as the engine's dev room is).
+    pub without_story: bool,
 }
 
 impl TableConfig {
@@ -105,6 +108,7 @@ impl TableConfig {
             update_command: None,
             locale: "en".into(),
             enable_packs: false,
+            without_story: false,
         }
     }
 }
