@@ -69,6 +69,7 @@ macro_rules! studio_commands {
             pack_bench::pack_bench_set_var,
             pack_bench::check_pack_on_engine,
             pack_bench::build_pack_on_engine,
+            pack_bench::install_pack_to_hosted,
             hosting::hosting_info,
             hosting::choose_engine,
             hosting::host_table,

@@ -2,10 +2,12 @@
 //! packer on the pack folder and shows its verdict beside Studio's lint (both accept the
 //! fixture; both refuse an unknown block kind, each in its words; a pack only one of them
 //! accepts is called a disagreement), and **Build pack…** writes the `.lwpack` through the
-//! engine's packer. The engine is the one chosen for hosting (this profile remembers it).
+//! engine's packer; **Install to the hosted table** puts it on the table this window hosts,
+//! where a player joining sees its panels. The engine is the one chosen for hosting.
 
 use std::time::Duration;
 
+use studio_e2e::hosting;
 use studio_e2e::keeper::{click, wait_text};
 use studio_e2e::peers::fresh_dir;
 use studio_e2e::{open_studio_args, out_dir, wait_for, Studio};
@@ -47,9 +49,14 @@ fn the_engine_judges_and_builds_the_bench_pack() {
         &[
             ("STUDIO_DATA_DIR", data.to_str().unwrap()),
             ("STUDIO_SAVE_DIR", saves.to_str().unwrap()),
+            ("STUDIO_PICK_DIR", pack.to_str().unwrap()),
         ],
-        &["--pack", pack.to_str().unwrap()],
+        &[],
     );
+    // A table hosted first (the built pack is installed on it at the end), then the bench.
+    let ticket = hosting::host(&s, "Bench install");
+    click(&s, "#leave");
+    click(&s, "#open-pack");
     wait_text(
         &s,
         "[data-panel='bench-pack/notes'] .panel-title",
@@ -131,4 +138,26 @@ fn the_engine_judges_and_builds_the_bench_pack() {
         "{built}"
     );
     s.screenshot(&out_dir().join("bench-engine-built.png"));
+
+    // Install to the hosted table: installed and enabled there; a player joining sees the
+    // panels (and not the keeper's).
+    let table = hosting::table_dir(&data, "bench-install");
+    let player = hosting::mint_player(&ticket, &hosting::keeper_key(&table));
+    assert!(
+        hosting::panels_seen(&ticket, &player).is_empty(),
+        "the hosted table had panels before the install"
+    );
+    click(&s, "#bench-engine-install");
+    let installed = wait_text(&s, "#bench-installed", "the install", |t| !t.is_empty());
+    assert!(
+        installed.contains("Bench install") && installed.contains("bench-pack@0.1.0"),
+        "{installed}"
+    );
+    let seen = hosting::panels_seen(&ticket, &player);
+    assert!(
+        seen.contains(&"bench-pack/notes".to_string())
+            && seen.contains(&"bench-pack/echo".to_string())
+            && !seen.contains(&"bench-pack/secrets".to_string()),
+        "the player on the hosted table sees {seen:?}"
+    );
 }

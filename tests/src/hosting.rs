@@ -181,3 +181,88 @@ pub fn dom(s: &Session) -> String {
     .expect("the document read as text")
     .to_string()
 }
+
+/// A windowless connection to a hosted table on loopback (the test's own, never the window's).
+async fn windowless(
+    ticket: &str,
+    key: &str,
+) -> (
+    transport::session::SessionHandle,
+    tokio::sync::mpsc::Receiver<transport::session::SessionEvent>,
+) {
+    let endpoint = transport::endpoint::bind(transport::endpoint::NetworkMode::LocalOnly)
+        .await
+        .expect("a loopback endpoint");
+    let params = transport::session::JoinParams {
+        key: key.into(),
+        name: None,
+        client_version: "0.0.0-e2e".into(),
+    };
+    transport::session::Session::connect(
+        endpoint,
+        ticket.parse().expect("the hosted table's ticket"),
+        params,
+    )
+    .await
+    .unwrap_or_else(|e| panic!("joining the hosted table without a window: {e}"))
+}
+
+/// The first frame `pick` takes from `events` within 20 s.
+async fn first<T>(
+    events: &mut tokio::sync::mpsc::Receiver<transport::session::SessionEvent>,
+    what: &str,
+    pick: impl Fn(protocol::ServerFrame) -> Option<T>,
+) -> T {
+    let until = tokio::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        let event = tokio::time::timeout_at(until, events.recv())
+            .await
+            .unwrap_or_else(|_| panic!("no {what} within 20 s"))
+            .unwrap_or_else(|| panic!("the connection closed before {what}"));
+        if let transport::session::SessionEvent::Frame(frame, _) = event {
+            if let Some(t) = pick(frame) {
+                return t;
+            }
+        }
+    }
+}
+
+/// A player key for the hosted table, minted by its keeper (`admin_mint_key`) without a window.
+pub fn mint_player(ticket: &str, keeper_key: &str) -> String {
+    crate::peers::runtime().block_on(async {
+        let (keeper, mut events) = windowless(ticket, keeper_key).await;
+        keeper
+            .send(protocol::ClientFrame::AdminMintKey(
+                protocol::frame::AdminMintKey {
+                    room: None,
+                    name: Some("Tester".into()),
+                    role: Some(protocol::frame::Role::Player),
+                },
+            ))
+            .await
+            .expect("asking for a player key");
+        let key = first(&mut events, "the minted key", |f| match f {
+            protocol::ServerFrame::AdminKeys(k) => k.minted.map(|m| m.key),
+            _ => None,
+        })
+        .await;
+        keeper.close();
+        key
+    })
+}
+
+/// The panel ids a connection with `key` is shown when it joins the hosted table.
+pub fn panels_seen(ticket: &str, key: &str) -> Vec<String> {
+    crate::peers::runtime().block_on(async {
+        let (session, mut events) = windowless(ticket, key).await;
+        let ids = first(&mut events, "a ui_manifest", |f| match f {
+            protocol::ServerFrame::UiManifest(m) => {
+                Some(m.panels.into_iter().map(|p| p.id).collect::<Vec<_>>())
+            }
+            _ => None,
+        })
+        .await;
+        session.close();
+        ids
+    })
+}

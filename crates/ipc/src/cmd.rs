@@ -168,4 +168,7 @@ commands! {
     /// Asks where to save, then builds `dir` into a `.lwpack` with the engine's packer; `None`
     /// when the person cancelled.
     BuildPackOnEngine = "build_pack_on_engine" { dir: String } -> Option<PackBuilt>;
+    /// Installs a built `.lwpack` on the table Studio hosts now (the keeper's `.pack install`:
+    /// installed and enabled in its room); the reply is the engine's answer.
+    InstallPackToHosted = "install_pack_to_hosted" { path: String } -> PackInstalled;
 }

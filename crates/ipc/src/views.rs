@@ -173,6 +173,16 @@ pub struct PackBuilt {
     pub ms: u64,
 }
 
+/// A built pack installed on the hosted table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackInstalled {
+    /// The hosted table's name.
+    pub table: String,
+    /// The engine's answer (its first line: what it installed and enabled).
+    pub answer: String,
+    pub ms: u64,
+}
+
 /// One thing a pack's build would refuse, where it is.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Problem {

@@ -96,6 +96,22 @@ impl Hosting {
         line
     }
 
+    /// The hosted table's name, ticket, keeper key and mode while it serves: for Studio's own
+    /// keeper errands on it (the bench installs a built pack there). The key stays in the backend.
+    pub(crate) fn keeper_errand(&self) -> Option<(String, String, String, bool)> {
+        let inner = self.lock();
+        if inner.phase != Phase::Serving {
+            return None;
+        }
+        let table = inner.table.as_ref()?;
+        Some((
+            table.name.clone(),
+            inner.ticket.clone()?,
+            inner.key.clone()?,
+            table.local_only,
+        ))
+    }
+
     fn line(&self, raw: &str) {
         let mut inner = self.lock();
         let line = Self::keep_line(&mut inner, raw);

@@ -33,13 +33,17 @@ pub fn startup_pack(
         .map(|p| p.display().to_string())
 }
 
-/// The native folder picker (Tauri's dialog plugin); `None` when cancelled.
+/// The native folder picker (Tauri's dialog plugin); `None` when cancelled. `STUDIO_PICK_DIR`
+/// answers for it (the end-to-end tests: a GTK dialog cannot be driven over WebDriver).
 #[tauri::command]
 pub async fn pick_pack_folder(
     app: tauri::AppHandle,
     args: cmd::PickPackFolder,
 ) -> Reply<cmd::PickPackFolder> {
     let cmd::PickPackFolder {} = args;
+    if let Some(dir) = std::env::var_os("STUDIO_PICK_DIR") {
+        return Some(PathBuf::from(dir).display().to_string());
+    }
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
     app.dialog().file().pick_folder(move |picked| {

@@ -11,6 +11,7 @@
 mod commands;
 pub mod data;
 mod engine;
+mod install;
 mod on_engine;
 mod report;
 mod vars;
@@ -26,6 +27,7 @@ use tauri::ipc::Channel;
 
 pub use commands::*;
 pub use engine::*;
+pub use install::*;
 pub use vars::*;
 
 use tauri::async_runtime::Mutex as AsyncMutex;

@@ -1,9 +1,10 @@
 //! The engine's verdict beside ours: **Check with the engine** runs its packer on the pack
 //! folder and lists what it says next to our lint, with a disagreement called out (a pack only
 //! one of them accepts is always a finding); **Build pack…** writes the `.lwpack` through the
-//! engine's packer and says its size, id, version and hash.
+//! engine's packer and says its size, id, version and hash; **Install to the hosted table**
+//! puts that build on the table Studio hosts now, enabled in its room.
 
-use ipc::{cmd, PackBuilt, PackEngineCheck, Problem};
+use ipc::{cmd, PackBuilt, PackEngineCheck, PackInstalled, Problem};
 use leptos::prelude::*;
 
 use crate::bridge;
@@ -35,6 +36,22 @@ pub fn EngineVerdict(dir: String) -> impl IntoView {
     let check = RwSignal::new(None::<PackEngineCheck>);
     let built = RwSignal::new(None::<PackBuilt>);
     let problem = RwSignal::new(None::<String>);
+    let installed = RwSignal::new(None::<PackInstalled>);
+    let install = move |_| {
+        let Some(b) = built.get_untracked() else {
+            return;
+        };
+        busy.set(true);
+        problem.set(None);
+        installed.set(None);
+        leptos::task::spawn_local(async move {
+            match bridge::call(&cmd::InstallPackToHosted { path: b.path }).await {
+                Ok(i) => installed.set(Some(i)),
+                Err(e) => problem.set(Some(sentence(&e))),
+            }
+            busy.set(false);
+        });
+    };
     let run_check = move |_| {
         busy.set(true);
         problem.set(None);
@@ -112,6 +129,14 @@ pub fn EngineVerdict(dir: String) -> impl IntoView {
                     {size(b.bytes)}" · "{b.id.clone()}" "{b.version.clone()}" · sha256 "
                     <code class="hash" title=b.sha256.clone()>{b.sha256.chars().take(12).collect::<String>()}"…"</code>
                     " · "{format!("{} ms", b.ms)}
+                    " "<button id="bench-engine-install" type="button" class="secondary small" disabled=move || busy.get()
+                        on:click=install>{tr(locale.get(), "bench.engine.install")}</button>
+                </p>
+            })}
+            {move || installed.get().map(|i| view! {
+                <p class="bench-installed" id="bench-installed" role="status">
+                    {tr(locale.get(), "bench.engine.installed")}" "<strong>{i.table.clone()}</strong>": "
+                    {i.answer.clone()}" · "{format!("{} ms", i.ms)}
                 </p>
             })}
         </details>

@@ -48,6 +48,8 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "引擎与 Studio 的检查对此扩展包意见不一：只有其中一方接受它。",
         ),
         "bench.engine.built" => ("Built", "已构建"),
+        "bench.engine.install" => ("Install to the hosted table", "安装到托管的牌桌"),
+        "bench.engine.installed" => ("Installed on", "已安装到"),
         "bench.run.offline" => ("Offline table", "离线牌桌"),
         "bench.run.engine" => ("Run on the engine", "在引擎上运行"),
         "bench.run.show_engine" => ("The engine's table", "引擎的牌桌"),
