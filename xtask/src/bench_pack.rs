@@ -13,7 +13,7 @@ use transport::session::{JoinParams, Session, SessionEvent};
 pub const RELOAD_TARGET_MS: f64 = 500.0;
 const SAVES: usize = 7;
 
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(to)?;
     for e in std::fs::read_dir(from)?.flatten() {
         let target = to.join(e.file_name());
@@ -26,7 +26,7 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn fixture() -> PathBuf {
+pub fn fixture() -> PathBuf {
     crate::cmd::root().join("tests/fixtures/bench-pack")
 }
 
@@ -61,12 +61,34 @@ pub async fn save_to_manifest_ms(work: &Path) -> Result<f64, String> {
     let (session, mut events) = Session::connect(endpoint, table.endpoint_ticket(), params)
         .await
         .map_err(|e| e.to_string())?;
+    let median = median_of_saves(
+        &dir,
+        &mut events,
+        Duration::from_millis(300),
+        Duration::ZERO,
+        Duration::from_secs(5),
+    )
+    .await;
+    session.close();
+    median
+}
+
+/// Saves a new panel title [`SAVES`] times, each `settle` (plus an even share of `spread`: the
+/// saves land at different phases of a polling watcher) after the last one's manifest, and
+/// gives the median ms from the write to the `ui_manifest` carrying the new title.
+pub async fn median_of_saves(
+    dir: &Path,
+    events: &mut tokio::sync::mpsc::Receiver<SessionEvent>,
+    settle: Duration,
+    spread: Duration,
+    limit: Duration,
+) -> Result<f64, String> {
     let panels = dir.join("ui/panels.yaml");
     let original = std::fs::read_to_string(&panels).map_err(|e| e.to_string())?;
     let mut times = Vec::new();
     for i in 0..SAVES {
         // Let the previous save's events settle so each save is its own reload.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        tokio::time::sleep(settle + spread * i as u32 / SAVES as u32).await;
         while events.try_recv().is_ok() {}
         let title = format!("Notes {i}");
         let start = Instant::now();
@@ -76,9 +98,9 @@ pub async fn save_to_manifest_ms(work: &Path) -> Result<f64, String> {
         )
         .map_err(|e| e.to_string())?;
         loop {
-            let event = tokio::time::timeout(Duration::from_secs(5), events.recv())
+            let event = tokio::time::timeout(limit, events.recv())
                 .await
-                .map_err(|_| format!("no manifest within 5 s of save {i}"))?
+                .map_err(|_| format!("no manifest within {} s of save {i}", limit.as_secs()))?
                 .ok_or("the session ended")?;
             if let SessionEvent::Frame(ServerFrame::UiManifest(m), _) = event {
                 if m.panels.iter().any(|p| p.title.pick("en") == title) {
@@ -88,7 +110,6 @@ pub async fn save_to_manifest_ms(work: &Path) -> Result<f64, String> {
             }
         }
     }
-    session.close();
     times.sort_by(f64::total_cmp);
     Ok(times[times.len() / 2])
 }

@@ -4,6 +4,7 @@ mod bench;
 mod bench_child;
 mod bench_get;
 mod bench_pack;
+mod bench_pack_engine;
 mod bench_upload;
 mod bench_webview;
 mod bundle;
