@@ -12,11 +12,22 @@ use crate::{engine_install, repo};
 pub struct Engine {
     dir: PathBuf,
     port: u16,
+    /// Extra environment for the engine (e.g. `TRPG_DEV__SOURCE_ROOT` for its dev room).
+    env: Vec<(String, String)>,
     child: Option<Child>,
     ticket: String,
     pub room: String,
     pub keeper_key: String,
     pub player_key: String,
+}
+
+/// The keys of `room`: the first room's keys as they are, another's suffixed with its name.
+fn keys_in(keeper: &str, player: &str, first: &str, room: &str) -> (String, String) {
+    if room == first {
+        (keeper.into(), player.into())
+    } else {
+        (format!("{keeper}-{room}"), format!("{player}-{room}"))
+    }
 }
 
 /// A UDP port free on 127.0.0.1 right now.
@@ -52,6 +63,12 @@ pub fn run_app(dir: &Path, args: &[&str]) -> Output {
 impl Engine {
     /// Starts an engine whose keys and data live in `dir`, with one keeper and one player key.
     pub fn start(dir: PathBuf) -> Self {
+        Self::start_with(dir, &[], &[])
+    }
+
+    /// [`Engine::start`] with extra environment for the engine and extra rooms, each with a
+    /// keeper and a player key of its own ([`Engine::keys_for`]).
+    pub fn start_with(dir: PathBuf, env: &[(&str, &str)], rooms: &[&str]) -> Self {
         std::fs::create_dir_all(&dir).expect("the engine's folder");
         let unique = format!(
             "{}-{}",
@@ -64,14 +81,22 @@ impl Engine {
         let room = "studio-e2e".to_string();
         let keeper_key = format!("e2e-keeper-{unique}");
         let player_key = format!("e2e-player-{unique}");
-        let keys = format!(
-            "[\"{keeper_key}\"]\nroom = \"{room}\"\nname = \"Keeper\"\nrole = \"keeper\"\n\n\
-             [\"{player_key}\"]\nroom = \"{room}\"\nname = \"Player\"\nrole = \"player\"\n"
-        );
+        let mut keys = String::new();
+        for r in std::iter::once(room.as_str()).chain(rooms.iter().copied()) {
+            let (k, p) = keys_in(&keeper_key, &player_key, &room, r);
+            keys += &format!(
+                "[\"{k}\"]\nroom = \"{r}\"\nname = \"Keeper\"\nrole = \"keeper\"\n\n\
+                 [\"{p}\"]\nroom = \"{r}\"\nname = \"Player\"\nrole = \"player\"\n\n"
+            );
+        }
         std::fs::write(dir.join("keys.toml"), keys).expect("the keystore");
         let mut engine = Engine {
             dir,
             port: free_udp_port(),
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
             child: None,
             ticket: String::new(),
             room,
@@ -80,6 +105,11 @@ impl Engine {
         };
         engine.spawn();
         engine
+    }
+
+    /// The keeper and player keys of `room` (one of those given to [`Engine::start_with`]).
+    pub fn keys_for(&self, room: &str) -> (String, String) {
+        keys_in(&self.keeper_key, &self.player_key, &self.room, room)
     }
 
     pub fn ticket(&self) -> &str {
@@ -105,6 +135,7 @@ impl Engine {
             .current_dir(&engine)
             .env("STUDIO_ENGINE_PORT", self.port.to_string())
             .env("TRPG_DATA_DIR", self.dir.join("data"))
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(log.try_clone().expect("log"))
             .stderr(log)
