@@ -65,6 +65,26 @@ fn the_bench_runs_the_pack_on_the_engine() {
     );
 
     // Run on the engine: started, mounted, and the window on the engine's table.
+    // Side by side, offline: the player's panels beside the keeper's view, against the
+    // player's variables (no keeper-only panel).
+    click(&s, "#bench-side-by-side");
+    let beside = wait_text(&s, "#bench-beside", "the player's side", |t| {
+        t.contains("Tide")
+    });
+    assert_eq!(
+        data(&s, "bench-beside", "data-viewer").as_deref(),
+        Some("player")
+    );
+    assert!(
+        s.find("#bench-beside [data-beside-panel='bench-pack/notes']")
+            .is_some()
+            && s.find("#bench-beside [data-beside-panel='bench-pack/echo']")
+                .is_some()
+            && s.find("#bench-beside [data-beside-panel='bench-pack/secrets']")
+                .is_none(),
+        "the player's side: {beside}"
+    );
+
     click(&s, "#bench-on-engine-run");
     let started = std::time::Instant::now();
     wait_for(Duration::from_secs(120), "the engine's table", || {
@@ -145,6 +165,9 @@ fn the_bench_runs_the_pack_on_the_engine() {
     // A variable set in the bench changes on the engine: the player's view shows it.
     fill(&s, "#bench-vars input[data-var='tide']", "7\u{E004}");
     click(&s, "#bench-as-player");
+    wait_for(Duration::from_secs(20), "the player's view", || {
+        (data(&s, "bench", "data-viewer").as_deref() == Some("player")).then_some(())
+    });
     wait_text(
         &s,
         "[data-panel='bench-pack/notes'] .lw-stat",
@@ -159,6 +182,20 @@ fn the_bench_runs_the_pack_on_the_engine() {
         data(&s, "bench-engine-run", "data-showing").as_deref(),
         Some("true")
     );
+    // Side by side on the engine, as player: the keeper's side is the engine's keeper view
+    // (its keeper-only panel, the same tide).
+    wait_for(Duration::from_secs(10), "the keeper's side", || {
+        (data(&s, "bench-beside", "data-viewer").as_deref() == Some("keeper")
+            && s.find("#bench-beside [data-beside-panel='bench-pack/secrets']")
+                .is_some())
+        .then_some(())
+    });
+    let keeper_side = text(&s, "#bench-beside [data-beside-panel='bench-pack/notes']");
+    assert!(
+        keeper_side.contains('7'),
+        "the keeper's side: {keeper_side}"
+    );
+    s.screenshot(&out_dir().join("bench-side-by-side.png"));
 
     // A broken panels file: our lint refuses and keeps the last good panels; the engine drops
     // the file's panels, and the bench lists that as a finding with the file.

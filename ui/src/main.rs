@@ -88,6 +88,7 @@ fn App() -> impl IntoView {
     provide_context(ConnectNotice(RwSignal::new(None)));
     provide_context(StallNotice(RwSignal::new(None)));
     provide_context(InviteAsked(RwSignal::new(false)));
+    provide_context(pack_bench::BesideOn(RwSignal::new(false)));
     answer_heartbeat();
     hosting::HostingCtx::provide();
     play::restore_sound();

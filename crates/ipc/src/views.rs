@@ -94,6 +94,19 @@ pub struct PackBenchStatus {
     /// The same pack on the real engine, once the author ran it there.
     #[serde(default)]
     pub engine: Option<Box<PackBenchEngine>>,
+    /// The other audience's view of the table the window shows, for side by side.
+    #[serde(default)]
+    pub beside: Option<Box<PackBenchBeside>>,
+}
+
+/// What the audience the window does not show receives on the same table: its manifest's
+/// panels and its variables, both as the wire carries them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PackBenchBeside {
+    /// `keeper` or `player`.
+    pub viewer: String,
+    pub panels: Vec<serde_json::Value>,
+    pub variables: Vec<serde_json::Value>,
 }
 
 /// The bench's pack in the real engine's dev room (`.dev mount`), beside the offline table.

@@ -192,6 +192,14 @@ impl PackBench {
         }
     }
 
+    /// Tells the window again (a variable changed on the offline table: the side-by-side view
+    /// resolves against it).
+    pub async fn report(&self) {
+        if let Some(open) = self.0.lock().await.as_ref() {
+            open.bench.report.send();
+        }
+    }
+
     /// Sets a variable on the engine too, when the bench runs one.
     pub async fn set_engine_var(&self, id: &str, value: &str) -> Result<(), String> {
         match self.0.lock().await.as_ref().and_then(|o| o.engine.as_ref()) {

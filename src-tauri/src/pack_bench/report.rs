@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ipc::{
-    PackBenchDifference, PackBenchEngine, PackBenchPanel, PackBenchStatus, Problem, PumpBatch,
-    PumpEvent,
+    PackBenchBeside, PackBenchDifference, PackBenchEngine, PackBenchPanel, PackBenchStatus,
+    Problem, PumpBatch, PumpEvent,
 };
 use local_table::table::PacksHandle;
 use pack::differences;
@@ -113,6 +113,7 @@ impl Report {
                 now.showing,
             )
         };
+        let beside = self.beside(&viewer, engine.as_deref().filter(|_| showing));
         PackBenchStatus {
             dir: self.0.dir.display().to_string(),
             viewer,
@@ -127,8 +128,60 @@ impl Report {
                     audience: audience.into(),
                 })
                 .collect(),
+            beside: Some(Box::new(beside)),
             reloads,
             engine: engine.map(|seen| Box::new(self.engine_status(&seen, showing))),
+        }
+    }
+
+    /// The audience the window does not show, on the table it shows: the engine's hidden
+    /// connection's view, or what the offline table sends that audience.
+    fn beside(&self, viewer: &str, engine: Option<&Mutex<Seen>>) -> PackBenchBeside {
+        let keeper = viewer == "player";
+        let other = if keeper { "keeper" } else { "player" };
+        if let Some(seen) = engine {
+            let seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+            let view = if keeper { &seen.keeper } else { &seen.player };
+            return PackBenchBeside {
+                viewer: other.into(),
+                panels: view.panels.clone(),
+                variables: view.variables.clone(),
+            };
+        }
+        let panels = self
+            .0
+            .packs
+            .pack(&self.0.dir)
+            .map(|p| {
+                p.panels
+                    .iter()
+                    .filter(|panel| panel.audience.reaches(keeper))
+                    .map(|panel| panel.wire.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let variables = self
+            .0
+            .packs
+            .room_vars(super::ROOM)
+            .into_iter()
+            .filter(|v| keeper || !v.hidden)
+            .map(|v| {
+                let mut wire = serde_json::json!({"id": v.id, "label": v.label, "kind": v.kind, "value": v.value});
+                if let (Some(min), Some(max)) = (v.min, v.max) {
+                    wire["min"] = min.into();
+                    wire["max"] = max.into();
+                }
+                if v.hidden {
+                    wire["hidden"] = true.into();
+                }
+                wire
+            })
+            .collect();
+        PackBenchBeside {
+            viewer: other.into(),
+            panels,
+            variables,
         }
     }
 

@@ -46,5 +46,6 @@ pub async fn pack_bench_set_var(
         .await??;
     // The same value on the engine, when the pack runs there too (its own rules read it).
     bench.set_engine_var(&id, &value).await?;
+    bench.report().await;
     Ok(list)
 }

@@ -2,6 +2,7 @@
 //! panels this viewer does not receive (with why). The panels themselves render in the play
 //! view below, exactly as a room would show them.
 
+mod beside;
 mod engine;
 mod on_engine;
 pub mod text;
@@ -46,6 +47,11 @@ impl PackBenchCtx {
         provide_context(crate::panels::IntentTap(tap));
     }
 }
+
+/// Whether the bench shows the other audience side by side; kept by the app across the bench
+/// pane's rebuilds.
+#[derive(Clone, Copy)]
+pub struct BesideOn(pub RwSignal<bool>);
 
 /// Rejoins the bench's table as `viewer` on a fresh table model.
 fn switch_viewer(viewer: &'static str) {
@@ -97,6 +103,10 @@ pub fn BenchPane(table: Table) -> impl IntoView {
     };
     let owner = use_context::<crate::store::AppOwner>().expect("app owner");
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    // Side by side survives a viewer or table switch (the pane is built anew for each).
+    let side = use_context::<BesideOn>()
+        .map(|b| b.0)
+        .unwrap_or_else(|| RwSignal::new(false));
     // The folder alone: a reload must not reset the engine's verdict shown for it.
     let bench_dir = Memo::new(move |_| table.bench.with(|b| b.as_ref().map(|b| b.dir.clone())));
     let view_as = move |viewer: &'static str| {
@@ -122,6 +132,9 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                             <button id="bench-as-player" class:current=!keeper on:click=view_as("player")>{tr(locale.get(), "bench.as_player")}</button>
                         </span>
                         <Preview/>
+                        <button id="bench-side-by-side" type="button" class="secondary small"
+                            class:current=move || side.get() aria-pressed=move || side.get().to_string()
+                            on:click=move |_| side.update(|v| *v = !*v)>{tr(locale.get(), "bench.beside")}</button>
                         <span class="bench-reloads" id="bench-reloads" data-reloads=s.reloads.to_string()>
                             {if s.reloads == 0 { tr(locale.get(), "bench.watching").to_string() } else { format!("{} {}", tr(locale.get(), "bench.reloaded"), s.reloads) }}
                         </span>
@@ -140,6 +153,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                             </ul>
                         </div>
                     })}
+                    {move || side.get().then(|| status.get().and_then(|s| s.beside).map(|b| view! { <beside::Beside beside=*b/> }))}
                     {move || {
                         let list = missing();
                         (!list.is_empty()).then(|| view! {

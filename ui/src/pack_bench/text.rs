@@ -50,6 +50,13 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "bench.engine.built" => ("Built", "已构建"),
         "bench.engine.install" => ("Install to the hosted table", "安装到托管的牌桌"),
         "bench.engine.installed" => ("Installed on", "已安装到"),
+        "bench.beside" => ("Side by side", "并排"),
+        "bench.beside.player" => ("As a player sees it", "玩家看到的"),
+        "bench.beside.keeper" => ("As the keeper sees it", "主持人看到的"),
+        "bench.beside.page" => (
+            "Its page runs in the main view; this is its fallback.",
+            "其页面在主视图中运行；这里是其后备内容。",
+        ),
         "bench.run.offline" => ("Offline table", "离线牌桌"),
         "bench.run.engine" => ("Run on the engine", "在引擎上运行"),
         "bench.run.show_engine" => ("The engine's table", "引擎的牌桌"),

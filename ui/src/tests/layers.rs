@@ -42,7 +42,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("keeper", &["bridge", "i18n", "store"]),
     (
         "pack_bench",
-        &["bridge", "i18n", "prefs", "store", "panels"],
+        &["bridge", "i18n", "prefs", "store", "panels", "templates"],
     ),
     ("panels", &["bridge", "i18n", "prefs", "store", "templates"]),
     ("templates", &[]),
