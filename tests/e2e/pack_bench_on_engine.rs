@@ -215,6 +215,20 @@ fn the_bench_runs_the_pack_on_the_engine() {
         s.find("#bench-errors").is_some(),
         "our lint's refusal is shown"
     );
+    // The engine's dev room drops the file without a word; its packer says why, beside ours.
+    click(&s, "#bench-engine summary");
+    click(&s, "#bench-engine-check");
+    wait_for(Duration::from_secs(100), "the engine's verdict", || {
+        (data(&s, "bench-engine-verdict", "data-engine").as_deref() == Some("false")).then_some(())
+    });
+    let theirs = text(&s, "#bench-engine-theirs");
+    let ours = text(&s, "#bench-engine-ours");
+    // (The engine names where its parser gave up, the end of the file, and quotes line 3.)
+    assert!(
+        theirs.contains("ui/panels.yaml:") && theirs.contains("line 3"),
+        "the engine's refusal: {theirs}"
+    );
+    assert!(ours.contains("ui/panels.yaml:3"), "our refusal: {ours}");
 
     // Stop the engine: the window is back on the offline table and the engine is gone.
     assert_eq!(bench_engines(&profile).len(), 1, "one engine for the bench");
