@@ -126,8 +126,9 @@ pub fn PrefSwitches() -> impl IntoView {
         </button>
         <button class="link" id="notify-switch" type="button" aria-pressed=move || prefs.notify.get().to_string()
             title=move || crate::i18n::tr(locale.get(), if prefs.notify.get() { "prefs.notify_on" } else { "prefs.notify_off" })
+            aria-label=move || crate::i18n::tr(locale.get(), if prefs.notify.get() { "prefs.notify_on" } else { "prefs.notify_off" })
             on:click=move |_| prefs.notify.update(|n| *n = !*n)>
-            {move || if prefs.notify.get() { "🔔" } else { "🔕" }}
+            <span class="icon" class:icon-bell=move || prefs.notify.get() class:icon-bell-off=move || !prefs.notify.get() aria-hidden="true"></span>
         </button>
         <button class="link" id="theme-switch" type="button"
             on:click=move |_| theme.update(|t| *t = t.next())>

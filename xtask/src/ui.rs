@@ -51,6 +51,7 @@ pub fn build(env: &Env) -> Result<(), String> {
         copy(&ui.join(from), &dist.join(to))?;
     }
     copy_dir(&root().join("assets/fonts"), &dist.join("fonts"))?;
+    copy_dir(&root().join("assets/icons"), &dist.join("icons"))?;
     eprintln!("ui: built {}", dist.display());
     Ok(())
 }

@@ -30,6 +30,33 @@ fn extra_text(l: crate::i18n::Locale, key: &str, v: &Value) -> String {
     }
 }
 
+/// A roster field as a column heading: the ones the engine sends in words, any other field's
+/// name made into words ("last_used_at" → "Last used at"), never the raw name.
+fn column_label(l: crate::i18n::Locale, field: &str) -> String {
+    match column_key(field) {
+        Some(key) => tr(l, key).into(),
+        None => in_words(field),
+    }
+}
+
+/// The string key of a roster field the engine sends.
+fn column_key(field: &str) -> Option<&'static str> {
+    match field {
+        "expires_at" => Some("keeper.keys.expires"),
+        "purpose" => Some("keeper.keys.purpose"),
+        _ => None,
+    }
+}
+
+fn in_words(field: &str) -> String {
+    let words = field.replace(['_', '-'], " ");
+    let mut chars = words.trim().chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 #[component]
 pub fn KeysPage(table: Table) -> impl IntoView {
     let locale = locale();
@@ -119,7 +146,7 @@ pub fn KeysPage(table: Table) -> impl IntoView {
                     <th>{move || tr(locale.get(), "keeper.keys.name")}</th>
                     <th>{move || tr(locale.get(), "keeper.keys.role")}</th>
                     <th>{move || tr(locale.get(), "keeper.keys.key")}</th>
-                    {move || extra_columns.get().into_iter().map(|c| view! { <th>{c}</th> }).collect_view()}
+                    {move || extra_columns.get().into_iter().map(|c| view! { <th data-field=c.clone()>{column_label(locale.get(), &c)}</th> }).collect_view()}
                     <th></th>
                 </tr></thead>
                 <tbody>
@@ -338,5 +365,21 @@ mod tests {
         assert!(!asks_before(&Role::Keeper, &Role::Player));
         assert!(!asks_before(&Role::Keeper, &Role::Keeper));
         assert!(!asks_before(&Role::Player, &Role::Player));
+    }
+
+    /// Issue #29 item 7: a column heading is words, never a field name.
+    #[test]
+    fn roster_columns_are_headed_in_words() {
+        use crate::i18n::{lookup, Locale};
+        let tables: &[crate::i18n::Strings] = &[super::super::text::strings];
+        let words = |l, f| {
+            column_key(f)
+                .map(|k| lookup(tables, l, k).to_string())
+                .unwrap_or_else(|| in_words(f))
+        };
+        assert_eq!(words(Locale::En, "expires_at"), "Expires");
+        assert_eq!(words(Locale::Zh, "expires_at"), "到期");
+        assert_eq!(words(Locale::En, "purpose"), "Purpose");
+        assert_eq!(words(Locale::En, "last_used_at"), "Last used at");
     }
 }

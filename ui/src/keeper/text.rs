@@ -53,6 +53,8 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "keeper.keys.key" => ("Key", "密钥"),
         "keeper.keys.roster" => ("Keys of this room", "本房间的密钥"),
         "keeper.keys.never" => ("never", "永不"),
+        "keeper.keys.expires" => ("Expires", "到期"),
+        "keeper.keys.purpose" => ("Purpose", "用途"),
         "keeper.keys.rename" => ("Rename", "重命名"),
         "keeper.keys.promote_confirm" => ("Make {name} a keeper?", "将 {name} 设为主持人？"),
         "keeper.confirm" => ("Confirm", "确认"),

@@ -94,8 +94,9 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
             <button class="link" id="sound-button" aria-haspopup="dialog"
                 aria-expanded=move || open.get().to_string()
                 title=move || tr(locale.get(), "status.audio")
+                aria-label=move || tr(locale.get(), "status.audio")
                 on:click=move |_| open.update(|o| *o = !*o)>
-                {move || if all_muted() { "🔇" } else { "🔊" }}
+                <span class="icon" class:icon-sound=move || !all_muted() class:icon-sound-off=all_muted aria-hidden="true"></span>
                 {move || {
                     let p = playing();
                     (!p.is_empty()).then(|| view! {
