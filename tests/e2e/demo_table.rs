@@ -38,6 +38,39 @@ fn demo_table_plays_a_turn() {
             .then_some(())
     });
     s.screenshot(&out_dir().join("demo-turn.png"));
+
+    // #29 item 2: the screen reader heard each finished line once, whole, in order, with who
+    // said it — my line first, then each of the Keeper's final lines (never a streamed part).
+    let heard: Vec<String> = s
+        .find_all("#story-announcer p")
+        .iter()
+        .map(|p| s.text(p))
+        .collect();
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let keeper_lines: Vec<String> = s
+        .find_all(".entry.narrative[data-speaker='kp']:not(.draft) .body")
+        .iter()
+        .map(|b| format!("The Keeper: {}", words(&s.text(b))))
+        .collect();
+    let heard_keeper: Vec<String> = heard
+        .iter()
+        .filter(|h| h.starts_with("The Keeper: "))
+        .map(|h| words(h))
+        .collect();
+    assert!(
+        heard
+            .first()
+            .is_some_and(|h| h.contains("I knock on the cottage door.")),
+        "my line first: {heard:#?}"
+    );
+    assert!(
+        !heard_keeper.is_empty(),
+        "nothing of the Keeper was heard: {heard:#?}"
+    );
+    assert_eq!(
+        heard_keeper, keeper_lines,
+        "the Keeper's lines heard once each, whole and in order"
+    );
     // A plain roll: its detail is all zeros and false flags, so no chip says anything.
     studio_e2e::play::say(&s, ".r 1d6");
     let roll = wait_for(Duration::from_secs(15), "the roll's dice line", || {

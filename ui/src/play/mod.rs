@@ -1,5 +1,6 @@
 //! The play view: the table as a player sees it.
 
+mod announce;
 mod character;
 mod clip;
 mod dice;
@@ -97,6 +98,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 class:bench-stale=move || table.bench.with(|b| b.as_ref().is_some_and(|b| !b.problems.is_empty()))>
                 <div class="play-main">
                     <transcript::Transcript table=table/>
+                    <announce::StoryAnnouncer table=table/>
                     <crate::panels::TrayPanels table=table/>
                     <input::InputBox table=table/>
                     {move || table.overlay.get().map(|card| view! {

@@ -256,7 +256,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
     };
     let on_choice = Callback::new(move |input: String| table.say(input));
     view! {
-        <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="polite"
+        <div class="transcript" node_ref=scroller on:scroll=on_scroll role="log" aria-live="off"
             on:wheel=move |_| gesture() on:keydown=move |_| gesture()
             on:pointerdown=move |_| { pointer_held.set_value(true); gesture() }
             on:touchstart=move |_| gesture()

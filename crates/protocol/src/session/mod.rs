@@ -4,6 +4,7 @@
 //! [`SessionModel::apply`] returns [`Changes`] naming exactly what moved, so a
 //! view re-renders one transcript entry or one pane instead of everything.
 
+mod announce;
 mod changes;
 pub mod characters;
 mod dice_detail;
@@ -24,6 +25,7 @@ use crate::frame::{
     Presence, ServerFrame, State, TurnStatus, UiBlock, UiManifestPanel, Welcome,
 };
 
+pub use announce::{sentence as announcement, Announcer};
 pub use changes::Changes;
 pub use dice_detail::{dice_chips, key_words, DiceChip};
 pub use now_playing::{NowPlaying, Playing};

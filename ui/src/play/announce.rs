@@ -1,0 +1,56 @@
+//! The story for a screen reader (#29 item 2): a polite live region that hears each entry
+//! once, when it is final, with who said it (`protocol::session::Announcer` decides). The
+//! transcript itself is not live: it would be read out at every streamed delta.
+
+use leptos::prelude::*;
+use protocol::session::Announcer;
+
+use crate::store::Table;
+
+/// How many announcements stay in the region (a screen reader reads additions only).
+const KEPT: usize = 8;
+
+#[component]
+pub fn StoryAnnouncer(table: Table) -> impl IntoView {
+    let said = RwSignal::new(Vec::<(u64, String)>::new());
+    let announcer = StoredValue::new(None::<Announcer>);
+    let count = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let fresh = table.model.with(|m| {
+            let t = m.transcript();
+            // Until the table's first state (and during a rejoin's replay) the lines are the
+            // story so far, not news.
+            let history = m.state.is_none() || m.is_replaying();
+            announcer
+                .try_update_value(|a| {
+                    let a = a.get_or_insert_with(|| Announcer::start(t));
+                    if history {
+                        a.skip(t);
+                        Vec::new()
+                    } else {
+                        a.next(t)
+                    }
+                })
+                .unwrap_or_default()
+        });
+        if fresh.is_empty() {
+            return;
+        }
+        said.update(|list| {
+            for s in fresh {
+                let n = count.get_value() + 1;
+                count.set_value(n);
+                list.push((n, s));
+            }
+            let over = list.len().saturating_sub(KEPT);
+            list.drain(..over);
+        });
+    });
+    view! {
+        <div class="visually-hidden" id="story-announcer" aria-live="polite" aria-relevant="additions">
+            <For each=move || said.get() key=|(n, _)| *n let:item>
+                <p data-n=item.0>{item.1}</p>
+            </For>
+        </div>
+    }
+}
