@@ -71,6 +71,30 @@ fn demo_table_plays_a_turn() {
         heard_keeper, keeper_lines,
         "the Keeper's lines heard once each, whole and in order"
     );
+
+    // #29 item 3: Studio's Still switch stops what moves (a meter's glide here), and gives
+    // it back.
+    let glide = || {
+        s.execute(
+            "const e = document.querySelector('.meter-fill'); \
+             return [e ? getComputedStyle(e).transitionDuration : null, \
+                     document.documentElement.getAttribute('data-motion')];",
+            serde_json::json!([]),
+        )
+        .expect("reading a meter's transition")
+    };
+    let seconds = |v: &serde_json::Value| {
+        v[0].as_str()
+            .and_then(|d| d.trim_end_matches('s').parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("no meter's transition: {v}"))
+    };
+    let moving = glide();
+    assert!(seconds(&moving) >= 0.3 && moving[1].is_null(), "{moving}");
+    s.click(&s.find("#motion-switch").expect("the motion switch"));
+    let still = glide();
+    assert!(seconds(&still) < 0.001 && still[1] == "reduce", "{still}");
+    s.click(&s.find("#motion-switch").unwrap());
+    assert_eq!(seconds(&glide()), seconds(&moving), "motion comes back");
     // A plain roll: its detail is all zeros and false flags, so no chip says anything.
     studio_e2e::play::say(&s, ".r 1d6");
     let roll = wait_for(Duration::from_secs(15), "the roll's dice line", || {

@@ -68,6 +68,9 @@ pub struct Prefs {
     pub theme: RwSignal<Theme>,
     /// Desktop notifications while Studio is in the background (on unless switched off).
     pub notify: RwSignal<bool>,
+    /// Nothing moves (title cards, pins, crossfades, spinners), whatever the system says; the
+    /// system's own `prefers-reduced-motion` does the same without it.
+    pub still: RwSignal<bool>,
 }
 
 impl Prefs {
@@ -86,7 +89,19 @@ impl Prefs {
             locale: RwSignal::new(locale),
             theme: RwSignal::new(theme),
             notify: RwSignal::new(load("studio.notify").as_deref() != Some("off")),
+            still: RwSignal::new(load("studio.motion").as_deref() == Some("reduce")),
         };
+        Effect::new(move |_| {
+            let still = prefs.still.get();
+            store("studio.motion", if still { "reduce" } else { "full" });
+            if let Some(root) = document().document_element() {
+                let _ = if still {
+                    root.set_attribute("data-motion", "reduce")
+                } else {
+                    root.remove_attribute("data-motion")
+                };
+            }
+        });
         Effect::new(move |_| {
             store(
                 "studio.notify",
@@ -129,6 +144,11 @@ pub fn PrefSwitches() -> impl IntoView {
             aria-label=move || crate::i18n::tr(locale.get(), if prefs.notify.get() { "prefs.notify_on" } else { "prefs.notify_off" })
             on:click=move |_| prefs.notify.update(|n| *n = !*n)>
             <span class="icon" class:icon-bell=move || prefs.notify.get() class:icon-bell-off=move || !prefs.notify.get() aria-hidden="true"></span>
+        </button>
+        <button class="link" id="motion-switch" type="button" aria-pressed=move || prefs.still.get().to_string()
+            title=move || crate::i18n::tr(locale.get(), "prefs.still_hint")
+            on:click=move |_| prefs.still.update(|s| *s = !*s)>
+            {move || crate::i18n::tr(locale.get(), if prefs.still.get() { "prefs.motion_off" } else { "prefs.motion_on" })}
         </button>
         <button class="link" id="theme-switch" type="button"
             on:click=move |_| theme.update(|t| *t = t.next())>
