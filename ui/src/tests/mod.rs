@@ -1,6 +1,7 @@
 //! Checks read from the UI's own source: the direction of its imports, and that every string
 //! key it uses has exactly one owner. Native tests (no WebView needed).
 
+mod contrast;
 mod glyphs;
 mod layers;
 mod strings;
