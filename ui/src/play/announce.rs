@@ -15,8 +15,10 @@ pub fn StoryAnnouncer(table: Table) -> impl IntoView {
     let said = RwSignal::new(Vec::<(u64, String)>::new());
     let announcer = StoredValue::new(None::<Announcer>);
     let count = StoredValue::new(0u64);
+    // Every access may meet a disposed value (the view closing while the table still talks):
+    // then there is no one left to tell.
     Effect::new(move |_| {
-        let fresh = table.model.with(|m| {
+        let fresh = table.model.try_with(|m| {
             let t = m.transcript();
             // Until the table's first state (and during a rejoin's replay) the lines are the
             // story so far, not news.
@@ -33,14 +35,16 @@ pub fn StoryAnnouncer(table: Table) -> impl IntoView {
                 })
                 .unwrap_or_default()
         });
-        if fresh.is_empty() {
+        let Some(fresh) = fresh.filter(|f| !f.is_empty()) else {
             return;
-        }
-        said.update(|list| {
-            for s in fresh {
-                let n = count.get_value() + 1;
-                count.set_value(n);
-                list.push((n, s));
+        };
+        let Some(first) = count.try_get_value() else {
+            return;
+        };
+        count.try_set_value(first + fresh.len() as u64);
+        said.try_update(|list| {
+            for (i, s) in fresh.into_iter().enumerate() {
+                list.push((first + 1 + i as u64, s));
             }
             let over = list.len().saturating_sub(KEPT);
             list.drain(..over);
