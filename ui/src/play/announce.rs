@@ -12,11 +12,17 @@ const KEPT: usize = 8;
 
 #[component]
 pub fn StoryAnnouncer(table: Table) -> impl IntoView {
-    let said = RwSignal::new(Vec::<(u64, String)>::new());
-    let announcer = StoredValue::new(None::<Announcer>);
-    let count = StoredValue::new(0u64);
-    // Every access may meet a disposed value (the view closing while the table still talks):
-    // then there is no one left to tell.
+    // The region's state belongs to the app, like the table it follows: the view closing
+    // while the table still talks (Leave) must find nothing of it disposed. Its effect is the
+    // view's and ends with it.
+    let owner = use_context::<crate::store::AppOwner>().expect("app owner");
+    let (said, announcer, count) = owner.0.with(|| {
+        (
+            RwSignal::new(Vec::<(u64, String)>::new()),
+            StoredValue::new(None::<Announcer>),
+            StoredValue::new(0u64),
+        )
+    });
     Effect::new(move |_| {
         let fresh = table.model.try_with(|m| {
             let t = m.transcript();
@@ -52,7 +58,8 @@ pub fn StoryAnnouncer(table: Table) -> impl IntoView {
     });
     view! {
         <div class="visually-hidden" id="story-announcer" aria-live="polite" aria-relevant="additions">
-            <For each=move || said.get() key=|(n, _)| *n let:item>
+            // Keyed: a line already there stays the same node, so only additions are read.
+            <For each=move || said.try_get().unwrap_or_default() key=|(n, _)| *n let:item>
                 <p data-n=item.0>{item.1}</p>
             </For>
         </div>
