@@ -170,7 +170,7 @@ pub fn LogFolder() -> impl IntoView {
     let open = move |_| {
         leptos::task::spawn_local(async move {
             if let Ok(dir) = crate::bridge::call(&ipc::cmd::OpenLogFolder {}).await {
-                shown.set(Some(dir));
+                let _ = shown.try_set(Some(dir));
             }
         });
     };

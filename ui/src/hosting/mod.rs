@@ -100,9 +100,12 @@ pub fn HostPanel(
         let this_probe = probe_count.get_untracked();
         set_timeout(
             move || {
-                // Only this probe's timer: a later Use has its own.
-                if probing.get_untracked() && probe_count.get_untracked() == this_probe {
-                    probing_slow.set(true);
+                // Only this probe's timer: a later Use has its own. The panel may be gone by
+                // now (the table was hosted): then there is nothing to say.
+                if probing.try_get_untracked() == Some(true)
+                    && probe_count.try_get_untracked() == Some(this_probe)
+                {
+                    let _ = probing_slow.try_set(true);
                 }
             },
             std::time::Duration::from_millis(SLOW_PROBE_MS),
@@ -110,13 +113,15 @@ pub fn HostPanel(
         leptos::task::spawn_local(async move {
             match bridge::call(&cmd::ChooseEngine { path: p }).await {
                 Ok(e) => {
-                    engine.set(Some(e));
-                    choosing.set(false);
+                    let _ = engine.try_set(Some(e));
+                    let _ = choosing.try_set(false);
                 }
-                Err(e) => engine_problem.set(Some(sentence(&e))),
+                Err(e) => {
+                    let _ = engine_problem.try_set(Some(sentence(&e)));
+                }
             }
-            probing.set(false);
-            probing_slow.set(false);
+            let _ = probing.try_set(false);
+            let _ = probing_slow.try_set(false);
         });
     };
     let start = move |stop_stale: bool| {
@@ -140,7 +145,7 @@ pub fn HostPanel(
     let pick = move |folder: bool| {
         leptos::task::spawn_local(async move {
             if let Ok(Some(p)) = bridge::call(&cmd::PickEngine { folder }).await {
-                path.set(p);
+                let _ = path.try_set(p);
             }
         });
     };
@@ -289,7 +294,7 @@ pub fn HostingStrip() -> impl IntoView {
                 .await
                 .is_ok()
                 {
-                    copied.set(true);
+                    let _ = copied.try_set(true);
                 }
             });
         }

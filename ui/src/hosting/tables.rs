@@ -72,7 +72,7 @@ fn Row(
         let name = name.get_value();
         leptos::task::spawn_local(async move {
             if let Err(e) = bridge::call(&cmd::OpenHostedFolder { name }).await {
-                problem.set(Some(sentence(&e)));
+                let _ = problem.try_set(Some(sentence(&e)));
             }
         });
     };
@@ -82,10 +82,12 @@ fn Row(
         leptos::task::spawn_local(async move {
             match bridge::call(&cmd::DeleteHostedTable { name, typed }).await {
                 Ok(()) => {
-                    problem.set(None);
-                    refresh.update(|n| *n += 1);
+                    let _ = problem.try_set(None);
+                    let _ = refresh.try_update(|n| *n += 1);
                 }
-                Err(e) => problem.set(Some(sentence(&e))),
+                Err(e) => {
+                    let _ = problem.try_set(Some(sentence(&e)));
+                }
             }
         });
     };

@@ -46,10 +46,14 @@ pub fn EngineVerdict(dir: String) -> impl IntoView {
         installed.set(None);
         leptos::task::spawn_local(async move {
             match bridge::call(&cmd::InstallPackToHosted { path: b.path }).await {
-                Ok(i) => installed.set(Some(i)),
-                Err(e) => problem.set(Some(sentence(&e))),
+                Ok(i) => {
+                    let _ = installed.try_set(Some(i));
+                }
+                Err(e) => {
+                    let _ = problem.try_set(Some(sentence(&e)));
+                }
             }
-            busy.set(false);
+            let _ = busy.try_set(false);
         });
     };
     let run_check = move |_| {
@@ -61,10 +65,14 @@ pub fn EngineVerdict(dir: String) -> impl IntoView {
             })
             .await
             {
-                Ok(c) => check.set(Some(c)),
-                Err(e) => problem.set(Some(sentence(&e))),
+                Ok(c) => {
+                    let _ = check.try_set(Some(c));
+                }
+                Err(e) => {
+                    let _ = problem.try_set(Some(sentence(&e)));
+                }
             }
-            busy.set(false);
+            let _ = busy.try_set(false);
         });
     };
     let build = move |_| {
@@ -76,11 +84,15 @@ pub fn EngineVerdict(dir: String) -> impl IntoView {
             })
             .await
             {
-                Ok(Some(b)) => built.set(Some(b)),
+                Ok(Some(b)) => {
+                    let _ = built.try_set(Some(b));
+                }
                 Ok(None) => {}
-                Err(e) => problem.set(Some(sentence(&e))),
+                Err(e) => {
+                    let _ = problem.try_set(Some(sentence(&e)));
+                }
             }
-            busy.set(false);
+            let _ = busy.try_set(false);
         });
     };
     view! {

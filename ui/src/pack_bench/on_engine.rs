@@ -33,9 +33,11 @@ fn switch_table(
                 table.bench.set(joined.pack_bench);
                 screen.set(Screen::Play(table));
             }
-            Err(e) => failure.set(Some(sentence(&e))),
+            Err(e) => {
+                let _ = failure.try_set(Some(sentence(&e)));
+            }
         }
-        busy.set(false);
+        let _ = busy.try_set(false);
     });
 }
 
