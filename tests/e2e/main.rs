@@ -4,6 +4,7 @@
 //! Every scenario starts with `let _scenario = studio_e2e::scenario();`, which keeps them one
 //! at a time as separate binaries were (see `studio_e2e::scenario`).
 
+mod accessibility;
 mod characters;
 mod connect_screen;
 mod demo_performances;
@@ -15,6 +16,7 @@ mod hosting;
 mod join_errors;
 mod keeper_console;
 mod keeper_invites;
+mod keyboard_only;
 mod log_flood;
 mod notify;
 mod pack_bench;

@@ -235,8 +235,18 @@ impl Session {
     }
 
     pub fn click(&self, el: &Element) {
-        self.call("POST", &format!("/element/{}/click", el.0), json!({}))
-            .expect("click");
+        if let Err(e) = self.call("POST", &format!("/element/{}/click", el.0), json!({})) {
+            // Studio's crash banner over everything: its text (with the stack) is the finding.
+            let crash = self
+                .try_find("#crash")
+                .ok()
+                .flatten()
+                .and_then(|c| self.try_text(&c).ok());
+            match crash {
+                Some(c) => panic!("click: the window crashed: {c}"),
+                None => panic!("click: {e}"),
+            }
+        }
     }
 
     pub fn type_text(&self, el: &Element, text: &str) {
@@ -246,6 +256,53 @@ impl Session {
             json!({"text": text}),
         )
         .expect("send keys");
+    }
+
+    /// Presses keys on whatever has focus, as a person does (W3C actions, no element named):
+    /// each chord's keys go down in order and come up in reverse (`&["Alt", "i"]`), one chord
+    /// after another. Names: `Tab`, `Enter`, `Escape`, `Alt`, `Shift`, `Control`, `F1`,
+    /// `ArrowLeft/Right/Up/Down`; anything else is typed as it is, one character at a time.
+    pub fn press(&self, chords: &[&[&str]]) {
+        let mut actions = Vec::new();
+        for chord in chords {
+            let keys: Vec<String> = chord.iter().flat_map(|k| key_values(k)).collect();
+            if chord.len() == 1 && keys.len() > 1 {
+                // A word: each character pressed and let go.
+                for k in &keys {
+                    actions.push(json!({"type": "keyDown", "value": k}));
+                    actions.push(json!({"type": "keyUp", "value": k}));
+                }
+                continue;
+            }
+            for k in &keys {
+                actions.push(json!({"type": "keyDown", "value": k}));
+            }
+            for k in keys.iter().rev() {
+                actions.push(json!({"type": "keyUp", "value": k}));
+            }
+        }
+        let body = json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]});
+        self.call("POST", "/actions", body)
+            .unwrap_or_else(|e| panic!("pressing {chords:?}: {e}"));
+        let _ = self.call("DELETE", "/actions", json!({}));
+    }
+
+    /// What has focus, as a person would point at it: `#id`, else `tag.class…`, with its
+    /// text's start (empty when nothing but the page has focus).
+    pub fn focused(&self) -> String {
+        let v = self
+            .execute(
+                "const a = document.activeElement;
+                 if (!a || a === document.body) return '';
+                 const name = a.id ? '#' + a.id
+                     : a.tagName.toLowerCase() + [...a.classList].map(c => '.' + c).join('');
+                 return name;",
+                json!([]),
+            )
+            .unwrap_or_else(|e| panic!("reading what has focus: {e}"));
+        v.as_str()
+            .unwrap_or_else(|| panic!("the focused element's name was not text: {v}"))
+            .to_owned()
     }
 
     /// Empties a field. An error panics: ignored, the text typed next would land after what
@@ -337,4 +394,23 @@ impl Drop for Session {
             .build()
             .call();
     }
+}
+
+/// The WebDriver key values of one key name (a word gives one value per character).
+fn key_values(name: &str) -> Vec<String> {
+    let special = match name {
+        "Tab" => "\u{E004}",
+        "Enter" => "\u{E007}",
+        "Escape" => "\u{E00C}",
+        "Shift" => "\u{E008}",
+        "Control" => "\u{E009}",
+        "Alt" => "\u{E00A}",
+        "ArrowLeft" => "\u{E012}",
+        "ArrowUp" => "\u{E013}",
+        "ArrowRight" => "\u{E014}",
+        "ArrowDown" => "\u{E015}",
+        "F1" => "\u{E031}",
+        _ => return name.chars().map(String::from).collect(),
+    };
+    vec![special.to_owned()]
 }

@@ -1,13 +1,14 @@
 //! Loreweaver Studio's UI: every pixel, no sockets. Talks to the backend through typed commands.
 //!
 //! The layers, one direction only (checked by `tests/layers.rs`): `bridge` and `i18n` at the bottom;
-//! `prefs`, `perf`, `markdown` and the `store` (the table fed by the pump) above them; the
+//! `prefs`, `perf`, `focus`, `markdown` and the `store` (the table fed by the pump) above them; the
 //! features on top (`connect`, `hosting`, `play`, `keeper`, `pack_bench`, `panels`, `templates`), each
 //! with its own context and strings table. This root only wires them: it registers the
 //! strings tables and mounts the app.
 
 mod bridge;
 mod connect;
+mod focus;
 mod hosting;
 mod i18n;
 mod keeper;
@@ -49,8 +50,20 @@ fn main() {
             let doc = body.owner_document().expect("a body has a document");
             if let Ok(el) = doc.create_element("div") {
                 el.set_id("crash");
+                // Where it happened: the wasm functions on the stack (a release build keeps
+                // their names), so a bug met once on CI can be found without meeting it again.
+                let stack = js_sys::Reflect::get(&js_sys::Error::new(""), &"stack".into())
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default();
+                let stack: String = stack
+                    .lines()
+                    .filter(|l| l.contains("wasm"))
+                    .take(24)
+                    .collect::<Vec<_>>()
+                    .join("\n");
                 el.set_text_content(Some(&format!(
-                    "Studio hit a bug and must be restarted: {info}"
+                    "Studio hit a bug and must be restarted: {info}\n{stack}"
                 )));
                 let _ = body.append_child(&el);
             }
@@ -93,12 +106,12 @@ fn App() -> impl IntoView {
     hosting::HostingCtx::provide();
     play::restore_sound();
     view! {
-        <main class="studio">
+        <div class="studio">
             <hosting::HostingStrip/>
             {move || match screen.get() {
                 Screen::Connect => view! { <connect::ConnectScreen/> }.into_any(),
                 Screen::Play(table) => view! { <play::PlayView table=table/> }.into_any(),
             }}
-        </main>
+        </div>
     }
 }

@@ -1,5 +1,6 @@
 //! `cargo xtask <command>`: everything a fresh Debian machine needs to build, run and test Studio.
 
+mod axe;
 mod bench;
 mod bench_child;
 mod bench_get;

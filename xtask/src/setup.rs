@@ -26,6 +26,9 @@ const APT_PACKAGES: &[&str] = &[
     // The real engine the tests run (`../shared/engine`): Debian's Python with venv.
     "python3",
     "python3-venv",
+    // axe-core's tarball from the npm registry (axe.rs): fetched, checked, unpacked.
+    "curl",
+    "ca-certificates",
 ];
 
 /// The runtime libraries the .deb and .rpm depend on, beside the WebKitGTK 4.1 and GTK 3 ones
@@ -56,6 +59,8 @@ pub struct Env {
     pub wasm: WasmToolchain,
     pub tools_bin: PathBuf,
     pub engine: crate::engine::Engine,
+    /// axe-core's script, for the accessibility checks in the real window.
+    pub axe: PathBuf,
 }
 
 impl Env {
@@ -80,10 +85,12 @@ pub fn run() -> Result<Env, String> {
     )?;
     install_tool(&tools, "tauri-driver", "tauri-driver", "2")?;
     let engine = crate::engine::ensure()?;
+    let axe = crate::axe::ensure(&tools)?;
     Ok(Env {
         wasm,
         tools_bin: tools.join("bin"),
         engine,
+        axe,
     })
 }
 

@@ -61,12 +61,14 @@ pub fn run() -> Result<(), String> {
     // The windows this run had to start again (the harness writes one line per retry).
     let retries_file = e2e_out.join("window-retries.txt");
     let _ = std::fs::remove_file(&retries_file);
+    let _ = std::fs::remove_file(e2e_out.join("axe-summary.txt"));
     let mut test = cargo(&["test", "--workspace", "--no-fail-fast"])
         .env("DISPLAY", &display.name)
         .env("STUDIO_APP", root().join("target/debug/loreweaver-studio"))
         .env("TAURI_DRIVER", env.tauri_driver())
         .env("STUDIO_E2E_OUT", &e2e_out)
-        .env("STUDIO_NETWORK", "local");
+        .env("STUDIO_NETWORK", "local")
+        .env("STUDIO_AXE", &env.axe);
     for (k, v) in env.engine.env() {
         test = test.env(k, v);
     }
@@ -92,6 +94,16 @@ pub fn run() -> Result<(), String> {
         for line in &why {
             println!("  {line}");
         }
+    }
+    // What axe found on each screen in each theme (written by the accessibility scenario).
+    match std::fs::read_to_string(e2e_out.join("axe-summary.txt")) {
+        Ok(summary) => {
+            println!("accessibility (axe-core {}):", crate::axe::VERSION);
+            for line in summary.lines() {
+                println!("  {line}");
+            }
+        }
+        Err(_) => println!("accessibility: no axe summary was written (the scenario did not run)"),
     }
     println!("{passed} passed, {failed} failed{retry_note}{fuzz_note}");
     if ok && failed == 0 && fuzzed.is_ok() {

@@ -68,8 +68,8 @@ pub fn ConnectScreen() -> impl IntoView {
                     screen.set(Screen::Play(table));
                 }
                 Err(e) => {
-                    problem.set(Some(sentence(&e)));
-                    busy.set(false);
+                    let _ = problem.try_set(Some(sentence(&e)));
+                    let _ = busy.try_set(false);
                 }
             }
         });
@@ -87,7 +87,7 @@ pub fn ConnectScreen() -> impl IntoView {
     // A ticket on the command line (or from a `loreweaver:` link) fills the field.
     leptos::task::spawn_local(async move {
         if let Ok(Some(t)) = bridge::call(&cmd::StartupTicket {}).await {
-            ticket.set(t);
+            let _ = ticket.try_set(t);
         }
     });
     // `--pack <dir>` on the command line opens the bench at once.
@@ -134,7 +134,7 @@ pub fn ConnectScreen() -> impl IntoView {
     };
 
     view! {
-        <section class="connect">
+        <main class="connect">
             <header class="connect-brand">
                 <img class="connect-logo" src="icon.png" alt=""/>
                 <h1>"Loreweaver Studio"</h1>
@@ -276,6 +276,6 @@ pub fn ConnectScreen() -> impl IntoView {
                 <crate::prefs::PrefSwitches/>
                 <crate::prefs::LogFolder/>
             </footer>
-        </section>
+        </main>
     }
 }

@@ -147,7 +147,7 @@ pub fn KeysPage(table: Table) -> impl IntoView {
                     <th>{move || tr(locale.get(), "keeper.keys.role")}</th>
                     <th>{move || tr(locale.get(), "keeper.keys.key")}</th>
                     {move || extra_columns.get().into_iter().map(|c| view! { <th data-field=c.clone()>{column_label(locale.get(), &c)}</th> }).collect_view()}
-                    <th></th>
+                    <th><span class="visually-hidden">{move || tr(locale.get(), "keeper.keys.actions")}</span></th>
                 </tr></thead>
                 <tbody>
                     {move || {
@@ -236,7 +236,8 @@ fn KeyRow(table: Table, entry: KeyEntry, cols: Vec<String>) -> impl IntoView {
                 }}
             </td>
             <td>
-                <select class="role-select" prop:value=role on:change=change_role>
+                <select class="role-select" prop:value=role on:change=change_role
+                    aria-label=move || tr(locale.get(), "keeper.keys.role")>
                     <option value="player">{move || tr(locale.get(), "keeper.role.player")}</option>
                     <option value="keeper">{move || tr(locale.get(), "keeper.role.keeper")}</option>
                 </select>
@@ -312,7 +313,7 @@ fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
                     .await
                 }
             };
-            copied.set(Some(r.map(|_| done)));
+            let _ = copied.try_set(Some(r.map(|_| done)));
         });
     };
     Effect::new(move |_| {
@@ -321,13 +322,27 @@ fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
             copy(Copy::Invite, "keeper.reveal.invite_copied");
         }
     });
-    let close = move |_| {
+    let close_now = move || {
         copied.set(None);
         table.keeper.update(|k| k.close_reveal());
     };
+    let close = move |_| close_now();
+    // Drawn once per reveal (not at every keeper frame): it holds focus while it is there.
+    let shown = Memo::new(move |_| {
+        table.keeper.with(|k| {
+            k.reveal().map(|r| {
+                (
+                    r.key.expose().to_string(),
+                    r.name.clone(),
+                    r.role.as_str().to_string(),
+                )
+            })
+        })
+    });
     view! {
-        {move || table.keeper.with(|k| k.reveal().map(|r| (r.key.expose().to_string(), r.name.clone(), r.role.as_str().to_string())))
+        {move || shown.get()
             .map(|(key, name, role)| view! {
+                <crate::focus::Scope on_escape=Callback::new(move |_| close_now())>
                 <section class="card reveal" id="reveal" role="dialog" aria-labelledby="reveal-title">
                     <h3 id="reveal-title">{tr(locale.get(), "keeper.reveal.title")}" — "{name}" · "{role}</h3>
                     <p class="warning">{tr(locale.get(), "keeper.reveal.once")}</p>
@@ -350,6 +365,7 @@ fn Reveal(table: Table, copy_next: RwSignal<bool>) -> impl IntoView {
                         }}</span>
                     </div>
                 </section>
+                </crate::focus::Scope>
             })}
     }
 }

@@ -103,7 +103,6 @@ fn locale() -> RwSignal<Locale> {
 #[component]
 pub fn KeeperMenu(table: Table) -> impl IntoView {
     let locale = locale();
-    let keeper_page = ctx().page;
     let open = RwSignal::new(false);
     view! {
         <Show when=move || is_keeper(table)>
@@ -114,56 +113,85 @@ pub fn KeeperMenu(table: Table) -> impl IntoView {
                     {move || tr(locale.get(), "keeper.menu")}" ▾"
                 </button>
                 <Show when=move || open.get()>
-                    <div class="keeper-menu-list" role="menu">
-                        {Page::ALL.into_iter().map(|p| view! {
-                            <button role="menuitem" class="keeper-menu-item" data-page=p.id()
-                                on:click=move |_| { keeper_page.set(Some(p)); open.set(false); }>
-                                {move || tr(locale.get(), p.title())}
-                            </button>
-                        }).collect_view()}
-                    </div>
+                    <MenuList open=open/>
                 </Show>
             </span>
         </Show>
     }
 }
 
+/// The Keeper menu's pages: focus on the first when it opens, Escape closes it.
+#[component]
+fn MenuList(open: RwSignal<bool>) -> impl IntoView {
+    let locale = locale();
+    let keeper_page = ctx().page;
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::First, false, move || {
+        open.set(false)
+    });
+    view! {
+        <div class="keeper-menu-list" role="menu" node_ref=root>
+            {Page::ALL.into_iter().map(|p| view! {
+                <button role="menuitem" class="keeper-menu-item" data-page=p.id()
+                    on:click=move |_| { keeper_page.set(Some(p)); open.set(false); }>
+                    {move || tr(locale.get(), p.title())}
+                </button>
+            }).collect_view()}
+        </div>
+    }
+}
+
 /// The open keeper screen, full height over the table.
 #[component]
 pub fn KeeperScreen(table: Table) -> impl IntoView {
+    let keeper_page = ctx().page;
+    let keeper = Memo::new(move |_| is_keeper(table));
+    // Open or not: switching pages keeps the same screen (and its focus).
+    let open = Memo::new(move |_| keeper_page.with(Option::is_some) && keeper.get());
+    move || open.get().then(|| view! { <Screen table=table/> })
+}
+
+/// The screen itself: it takes focus when it opens (its Back button), Tab stays in it, Escape
+/// closes it and gives focus back to where it was (the Keeper menu).
+#[component]
+fn Screen(table: Table) -> impl IntoView {
     let locale = locale();
     let keeper_page = ctx().page;
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::First, false, move || {
+        keeper_page.set(None)
+    });
     let close = move |_| keeper_page.set(None);
-    // Memos: a page is built once per opening, not on every frame the table sends (building
-    // one sends its requests).
-    let keeper = Memo::new(move |_| is_keeper(table));
+    // A page is built once per opening, not on every frame the table sends (building one
+    // sends its requests).
     let page = Memo::new(move |_| keeper_page.get());
+    let id = move || page.get().map_or("", Page::id);
     view! {
-        {move || page.get().filter(|_| keeper.get()).map(|page| view! {
-            <section class="keeper-screen" id="keeper-screen" data-page=page.id()>
-                <nav class="keeper-nav">
-                    <button class="link keeper-back" id="keeper-back" on:click=close>
-                        "← "{move || tr(locale.get(), "keeper.back")}
+        <div class="keeper-screen" id="keeper-screen" data-page=id node_ref=root tabindex="-1"
+            role="region" aria-label=move || page.get().map(|p| tr(locale.get(), p.title()).to_string()).unwrap_or_default()>
+            <nav class="keeper-nav" aria-label=move || tr(locale.get(), "keeper.menu")>
+                <button class="link keeper-back" id="keeper-back" on:click=close>
+                    "← "{move || tr(locale.get(), "keeper.back")}
+                </button>
+                {Page::ALL.into_iter().map(|p| view! {
+                    <button class="keeper-tab" class:current=move || page.get() == Some(p) data-page=p.id()
+                        aria-current=move || (page.get() == Some(p)).then_some("page")
+                        on:click=move |_| keeper_page.set(Some(p))>
+                        {move || tr(locale.get(), p.title())}
                     </button>
-                    {Page::ALL.into_iter().map(|p| view! {
-                        <button class="keeper-tab" class:current=move || p == page data-page=p.id()
-                            on:click=move |_| keeper_page.set(Some(p))>
-                            {move || tr(locale.get(), p.title())}
-                        </button>
-                    }).collect_view()}
-                </nav>
-                <div class="keeper-body">
-                    {match page {
-                        Page::Keys => view! { <keys::KeysPage table=table/> }.into_any(),
-                        Page::Model => view! { <model::ModelPage table=table/> }.into_any(),
-                        Page::Room => view! { <room::RoomPage table=table/> }.into_any(),
-                        Page::Skills => view! { <skills::SkillsPage table=table/> }.into_any(),
-                        Page::Sound => view! { <deck::DeckPage table=table/> }.into_any(),
-                        Page::Switches => view! { <switches::SwitchesPage table=table/> }.into_any(),
-                    }}
-                </div>
-            </section>
-        })}
+                }).collect_view()}
+            </nav>
+            <div class="keeper-body">
+                {move || page.get().map(|page| match page {
+                    Page::Keys => view! { <keys::KeysPage table=table/> }.into_any(),
+                    Page::Model => view! { <model::ModelPage table=table/> }.into_any(),
+                    Page::Room => view! { <room::RoomPage table=table/> }.into_any(),
+                    Page::Skills => view! { <skills::SkillsPage table=table/> }.into_any(),
+                    Page::Sound => view! { <deck::DeckPage table=table/> }.into_any(),
+                    Page::Switches => view! { <switches::SwitchesPage table=table/> }.into_any(),
+                })}
+            </div>
+        </div>
     }
 }
 

@@ -50,6 +50,7 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "keeper.keys.mint_button" => ("Mint key", "生成密钥"),
         "keeper.keys.name" => ("Name", "名字"),
         "keeper.keys.role" => ("Role", "角色"),
+        "keeper.keys.actions" => ("Actions", "操作"),
         "keeper.keys.key" => ("Key", "密钥"),
         "keeper.keys.roster" => ("Keys of this room", "本房间的密钥"),
         "keeper.keys.never" => ("never", "永不"),

@@ -123,7 +123,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         {move || status.get().map(|s| {
             let keeper = s.viewer != "player";
             view! {
-                <section class="bench-pane" id="bench" data-viewer=s.viewer.clone() class:bench-stale=!s.problems.is_empty()>
+                <section class="bench-pane" id="bench" aria-label=tr(locale.get(), "bench.title") data-viewer=s.viewer.clone() class:bench-stale=!s.problems.is_empty()>
                     <div class="bench-head">
                         <strong>{tr(locale.get(), "bench.title")}</strong>
                         <code class="bench-dir" title=s.dir.clone()>{s.dir.clone()}</code>

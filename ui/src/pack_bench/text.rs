@@ -18,6 +18,7 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         "bench.var_id" => ("new variable id", "新变量 id"),
         "bench.var_value" => ("value", "值"),
         "bench.var_add" => ("Add", "添加"),
+        "bench.var_kind" => ("kind", "类型"),
         "bench.var_hidden" => ("keeper only", "仅主持人"),
         "bench.open" => ("Open a pack folder…", "打开扩展包文件夹…"),
         "bench.as_keeper" => ("As keeper", "以主持人查看"),

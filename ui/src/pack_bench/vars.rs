@@ -86,15 +86,17 @@ pub fn VarsEditor(table: Table) -> impl IntoView {
             </table>
             <form class="bench-var-add" on:submit=add>
                 <input id="bench-var-new-id" placeholder=move || tr(locale.get(), "bench.var_id")
+                    aria-label=move || tr(locale.get(), "bench.var_id")
                     prop:value=new_id on:input=move |ev| new_id.set(event_target_value(&ev))/>
-                <select id="bench-var-new-kind" on:change=move |ev| new_kind.set(event_target_value(&ev))>
+                <select id="bench-var-new-kind" aria-label=move || tr(locale.get(), "bench.var_kind") on:change=move |ev| new_kind.set(event_target_value(&ev))>
                     <option value="number">"number"</option>
                     <option value="bool">"bool"</option>
                     <option value="text">"text"</option>
                 </select>
                 <input id="bench-var-new-value" placeholder=move || tr(locale.get(), "bench.var_value")
+                    aria-label=move || tr(locale.get(), "bench.var_value")
                     prop:value=new_value on:input=move |ev| new_value.set(event_target_value(&ev))/>
-                <button type="submit" id="bench-var-add">{move || tr(locale.get(), "bench.var_add")}</button>
+                <button type="submit" class="secondary" id="bench-var-add">{move || tr(locale.get(), "bench.var_add")}</button>
             </form>
         </section>
     }
@@ -119,7 +121,7 @@ fn VarRow(
         let checked = v.value == json!(true);
         let (id, kind) = (id.clone(), kind.clone());
         view! {
-            <input type="checkbox" data-var=v.id.clone() checked=checked
+            <input type="checkbox" data-var=v.id.clone() checked=checked aria-label=v.id.clone()
                 on:change=move |ev| set(list, problem, id.clone(), kind.clone(), event_target_checked(&ev).to_string())/>
         }
         .into_any()
@@ -128,6 +130,7 @@ fn VarRow(
         let number = v.kind == "number";
         view! {
             <input type=if number { "number" } else { "text" } data-var=v.id.clone() value=shown(&v.value)
+                aria-label=v.id.clone()
                 on:change=move |ev| set(list, problem, id.clone(), kind.clone(), event_target_value(&ev))/>
         }
         .into_any()

@@ -167,17 +167,7 @@ pub(super) fn CodeNotices() -> impl IntoView {
                 })}
                 {move || c.notice.get().map(|n| if c.code.get() == Code::Ask {
                     // Asked before any page of this room starts.
-                    view! {
-                        <div class="panel-code-notice ask" id="panel-code-notice" role="alertdialog">
-                            <span>{notice_text(locale.get(), &n, true)}" "{move || tr(locale.get(), "panels.run_question")}</span>
-                            <button class="primary" id="panel-code-run" on:click=move |_| c.set_code(Code::Run)>
-                                {move || tr(locale.get(), "panels.run_code")}
-                            </button>
-                            <button class="secondary" id="panel-code-blocks" on:click=move |_| c.set_code(Code::Blocks)>
-                                {move || tr(locale.get(), "panels.blocks_only")}
-                            </button>
-                        </div>
-                    }.into_any()
+                    view! { <AskCode notice=n/> }.into_any()
                 } else {
                     view! {
                         <div class="panel-code-notice" id="panel-code-notice">
@@ -207,5 +197,30 @@ pub(super) fn CodeSwitch() -> impl IntoView {
                                 {move || tr(locale.get(), "panels.code_switch")}
                             </label>
                         </Show>
+    }
+}
+
+/// The question before a room's pages run, a dialog beside the story: it takes focus on itself
+/// (a key meant for the input answers nothing), Tab stays among its answers, and Escape is the
+/// answer that runs nothing (the Panels menu can change it later).
+#[component]
+fn AskCode(notice: String) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::Dialog, false, move || {
+        c.set_code(Code::Blocks)
+    });
+    view! {
+        <div class="panel-code-notice ask" id="panel-code-notice" role="alertdialog"
+            node_ref=root tabindex="-1" aria-labelledby="panel-code-question">
+            <span id="panel-code-question">{move || notice_text(locale.get(), &notice, true)}" "{move || tr(locale.get(), "panels.run_question")}</span>
+            <button class="primary" id="panel-code-run" on:click=move |_| c.set_code(Code::Run)>
+                {move || tr(locale.get(), "panels.run_code")}
+            </button>
+            <button class="secondary" id="panel-code-blocks" on:click=move |_| c.set_code(Code::Blocks)>
+                {move || tr(locale.get(), "panels.blocks_only")}
+            </button>
+        </div>
     }
 }

@@ -27,32 +27,9 @@ pub fn IntentPrompt(table: Table) -> impl IntoView {
         let ids = ids.get();
         c.gate.update(|g| g.keep_panels(&ids));
     });
-    let title_of = move |id: &str| {
-        table.model.with(|m| {
-            m.panels
-                .iter()
-                .find(|p| p.id == id)
-                .map(|p| p.title.pick(locale.get().code()).to_owned())
-                .unwrap_or_else(|| id.to_owned())
-        })
-    };
+    let title_of = move |id: &str| title_of(table, locale, id);
     view! {
-        {move || current.get().map(|p| {
-            let text = intent_gate::shown(&p.kind, &p.value);
-            let command = intent_gate::is_command(&p.value);
-            let id = p.id;
-            view! {
-                <div class="lw-intent-prompt card" role="alertdialog" id="intent-prompt" data-panel=p.panel.clone()>
-                    <p><strong class="lw-intent-panel">{title_of(&p.panel)}</strong>" "{move || tr(locale.get(), "panels.wants_to_send")}</p>
-                    <pre class="lw-intent-text" id="intent-text">{text}</pre>
-                    {command.then(|| view! { <p class="lw-intent-warn">{move || tr(locale.get(), "panels.is_command")}</p> })}
-                    <div class="lw-intent-actions">
-                        <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || tr(locale.get(), "panels.send")}</button>
-                        <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || tr(locale.get(), "panels.dismiss")}</button>
-                    </div>
-                </div>
-            }
-        })}
+        {move || current.get().map(|p| view! { <Prompt table=table prompt=p/> })}
         {move || {
             let (n, panel) = dropped.get();
             (n > 0).then(|| {
@@ -67,5 +44,43 @@ pub fn IntentPrompt(table: Table) -> impl IntoView {
                 }
             })
         }}
+    }
+}
+
+fn title_of(table: Table, locale: RwSignal<crate::i18n::Locale>, id: &str) -> String {
+    table.model.with(|m| {
+        m.panels
+            .iter()
+            .find(|p| p.id == id)
+            .map(|p| p.title.pick(locale.get().code()).to_owned())
+            .unwrap_or_else(|| id.to_owned())
+    })
+}
+
+/// The question itself, a dialog: it takes focus on itself (so an Enter meant for the input
+/// answers nothing), Tab stays among its two buttons, Escape dismisses, and focus goes back.
+#[component]
+fn Prompt(table: Table, prompt: intent_gate::Pending) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let p = prompt;
+    let id = p.id;
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::Dialog, false, move || {
+        c.answer(id, false)
+    });
+    let text = intent_gate::shown(&p.kind, &p.value);
+    let command = intent_gate::is_command(&p.value);
+    view! {
+        <div class="lw-intent-prompt card" role="alertdialog" id="intent-prompt" data-panel=p.panel.clone()
+            node_ref=root tabindex="-1" aria-labelledby="intent-question" aria-describedby="intent-text">
+            <p id="intent-question"><strong class="lw-intent-panel">{title_of(table, locale, &p.panel)}</strong>" "{move || tr(locale.get(), "panels.wants_to_send")}</p>
+            <pre class="lw-intent-text" id="intent-text">{text}</pre>
+            {command.then(|| view! { <p class="lw-intent-warn">{move || tr(locale.get(), "panels.is_command")}</p> })}
+            <div class="lw-intent-actions">
+                <button id="intent-send" on:click=move |_| c.answer(id, true)>{move || tr(locale.get(), "panels.send")}</button>
+                <button class="link" id="intent-dismiss" on:click=move |_| c.answer(id, false)>{move || tr(locale.get(), "panels.dismiss")}</button>
+            </div>
+        </div>
     }
 }

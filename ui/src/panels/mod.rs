@@ -324,40 +324,55 @@ pub fn TrayPanels(table: Table) -> impl IntoView {
 pub fn PanelsMenu(table: Table) -> impl IntoView {
     let c = ctx();
     let locale = locale();
-    let modals = move || panels_in(table, PanelSlot::Modal);
     let count = move || table.model.with(|m| m.panels.len());
     view! {
         <Show when=move || count() != 0>
             <span class="panels-menu">
-                <button class="link" id="panels-menu" aria-haspopup="menu"
+                <button class="link" id="panels-menu" aria-haspopup="true"
                     aria-expanded=move || c.menu_open.get().to_string()
                     on:click=move |_| c.menu_open.update(|o| *o = !*o)>
                     {move || tr(locale.get(), "panels.menu")}
                 </button>
                 <Show when=move || c.menu_open.get()>
-                    <div class="panels-menu-list" role="menu">
-                        <consent::CodeSwitch/>
-                        {move || {
-                            let list = modals();
-                            if list.is_empty() {
-                                view! { <span class="small">{tr(locale.get(), "panels.none")}</span> }.into_any()
-                            } else {
-                                list.into_iter().map(|(_, p)| {
-                                    let id = p.id.clone();
-                                    let title = p.title.pick(locale.get().code()).to_owned();
-                                    view! {
-                                        <button role="menuitem" class="panels-menu-item" data-panel=id.clone()
-                                            on:click=move |_| { c.modal.set(Some(id.clone())); c.menu_open.set(false); }>
-                                            {title}
-                                        </button>
-                                    }
-                                }).collect_view().into_any()
-                            }
-                        }}
-                    </div>
+                    <MenuList table=table/>
                 </Show>
             </span>
         </Show>
+    }
+}
+
+/// The Panels menu's list: the room's code switch and its modal panels; focus on the first
+/// when it opens, Escape closes it.
+#[component]
+fn MenuList(table: Table) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let modals = move || panels_in(table, PanelSlot::Modal);
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::First, false, move || {
+        c.menu_open.set(false)
+    });
+    view! {
+        <div class="panels-menu-list" node_ref=root>
+            <consent::CodeSwitch/>
+            {move || {
+                let list = modals();
+                if list.is_empty() {
+                    view! { <span class="small">{tr(locale.get(), "panels.none")}</span> }.into_any()
+                } else {
+                    list.into_iter().map(|(_, p)| {
+                        let id = p.id.clone();
+                        let title = p.title.pick(locale.get().code()).to_owned();
+                        view! {
+                            <button class="panels-menu-item" data-panel=id.clone()
+                                on:click=move |_| { c.modal.set(Some(id.clone())); c.menu_open.set(false); }>
+                                {title}
+                            </button>
+                        }
+                    }).collect_view().into_any()
+                }
+            }}
+        </div>
     }
 }
 
@@ -365,46 +380,66 @@ pub fn PanelsMenu(table: Table) -> impl IntoView {
 #[component]
 pub fn ModalHost(table: Table) -> impl IntoView {
     let c = ctx();
-    let locale = locale();
+    // The open panel's id while the manifest has it: a manifest update redraws its content,
+    // not the dialog (which would hand focus back and take it again).
     let open = Memo::new(move |_| {
         let id = c.modal.get()?;
-        table.model.with(|m| {
-            m.panels
-                .iter()
-                .find(|p| p.id == id && p.slot == PanelSlot::Modal)
-                .cloned()
-        })
+        table
+            .model
+            .with(|m| {
+                m.panels
+                    .iter()
+                    .any(|p| p.id == id && p.slot == PanelSlot::Modal)
+            })
+            .then_some(id)
     });
-    let esc = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.key() == "Escape" {
-            if c.modal.get_untracked().is_some() {
-                c.modal.set(None);
-            }
-            c.menu_open.set(false);
+    move || {
+        open.get()
+            .map(|id| view! { <ModalDialog table=table id=id/> })
+    }
+}
+
+/// One open modal panel: takes focus, keeps it, gives it back to what opened it.
+#[component]
+fn ModalDialog(table: Table, id: String) -> impl IntoView {
+    let c = ctx();
+    let locale = locale();
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::First, true, move || {
+        c.modal.set(None)
+    });
+    let panel = Memo::new({
+        let id = id.clone();
+        move |_| {
+            table
+                .model
+                .with(|m| m.panels.iter().find(|p| p.id == id).cloned())
         }
     });
-    on_cleanup(move || esc.remove());
-    move || {
-        open.get().map(|p| {
-            let title = p.title.pick(locale.get_untracked().code()).to_owned();
-            let label = title.clone();
-            let id = p.id.clone();
-            let tier = p.tier;
-            view! {
-                <div class="lw-modal-backdrop" on:click=move |_| c.modal.set(None)>
-                    <div class="lw-modal card lw-panel" role="dialog" aria-modal="true" aria-label=label
-                        data-panel=id.clone() data-tier=tier id=format!("panel-{}", dom_id(&id))
-                        on:click=|ev| ev.stop_propagation()>
-                        <header class="lw-modal-head">
-                            <h3 class="panel-title">{title}</h3>
-                            <button class="link" id="panel-close" on:click=move |_| c.modal.set(None)>
-                                {move || tr(locale.get(), "panels.close")}
-                            </button>
-                        </header>
-                        <div class="panel-body"><PanelBody panel=p/></div>
-                    </div>
-                </div>
-            }
+    let title = move || {
+        panel.with(|p| {
+            p.as_ref()
+                .map(|p| p.title.pick(locale.get().code()).to_owned())
+                .unwrap_or_default()
         })
+    };
+    let tier = move || panel.with(|p| p.as_ref().map_or(1, |p| p.tier));
+    view! {
+        <div class="lw-modal-backdrop" on:click=move |_| c.modal.set(None)>
+            <div class="lw-modal card lw-panel" role="dialog" aria-modal="true" aria-label=title
+                node_ref=root tabindex="-1"
+                data-panel=id.clone() data-tier=tier id=format!("panel-{}", dom_id(&id))
+                on:click=|ev| ev.stop_propagation()>
+                <header class="lw-modal-head">
+                    <h3 class="panel-title">{title}</h3>
+                    <button class="link" id="panel-close" on:click=move |_| c.modal.set(None)>
+                        {move || tr(locale.get(), "panels.close")}
+                    </button>
+                </header>
+                <div class="panel-body">
+                    {move || panel.get().map(|p| view! { <PanelBody panel=p/> })}
+                </div>
+            </div>
+        </div>
     }
 }

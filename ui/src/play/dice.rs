@@ -76,7 +76,7 @@ pub fn DiceLine(dice: Dice) -> impl IntoView {
         .unwrap_or(Locale::En);
     let chips = dice.detail.as_ref().map(dice_chips).unwrap_or_default();
     view! {
-        <div class="entry dice" data-tone=tone style=format!("--tier:{}", tier.clamp(-4.0, 6.0))>
+        <div role="listitem" class="entry dice" data-tone=tone style=format!("--tier:{}", tier.clamp(-4.0, 6.0))>
             <span class="die-icon" aria-hidden="true"></span>
             <span class="actor">{sanitize_text(&dice.actor)}</span>
             {dice.subsystem.as_deref().map(|s| view! { <span class="subsystem">{sanitize_text(s)}</span> })}
@@ -109,7 +109,7 @@ fn opposed(dice: &Dice) -> impl IntoView {
         })
     };
     view! {
-        <div class="entry dice opposed">
+        <div role="listitem" class="entry dice opposed">
             <span class="expr">{sanitize_text(&dice.expr)}</span>
             <div class="sides">
                 {side(dice.opposed_left(), "left")}

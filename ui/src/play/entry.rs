@@ -33,10 +33,10 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
                 markdown(&text).into_any()
             };
             view! {
-                <article class="entry narrative" data-speaker=speaker class:draft=line.draft>
+                <div role="listitem" class="entry narrative" data-speaker=speaker class:draft=line.draft>
                     {(!name.is_empty()).then(|| view! { <header class="speaker">{name}</header> })}
                     <div class="body">{body}</div>
-                </article>
+                </div>
             }
             .into_any()
         }
@@ -46,17 +46,17 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
             text,
             spinner,
         } => view! {
-            <p class="entry system" data-level=level.as_str().to_string() class:spinner=spinner>
+            <p role="listitem" class="entry system" data-level=level.as_str().to_string() class:spinner=spinner>
                 {sanitize_text(&text)}
             </p>
         }
         .into_any(),
         EntryBody::Error { code, message } => view! {
-            <p class="entry error" data-code=code.as_str().to_string()>{sanitize_text(&message)}</p>
+            <p role="listitem" class="entry error" data-code=code.as_str().to_string()>{sanitize_text(&message)}</p>
         }
         .into_any(),
         EntryBody::Ui(ui) => view! {
-            <div class="entry ui-inline"><UiBlocksView blocks=ui.blocks on_choice=on_choice/></div>
+            <div role="listitem" class="entry ui-inline"><UiBlocksView blocks=ui.blocks on_choice=on_choice/></div>
         }
         .into_any(),
         EntryBody::TitleCard(card) => {
@@ -66,7 +66,7 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
                 line.push_str(" · ");
             }
             line.push_str(&sanitize_text(&card.title));
-            view! { <p class="entry title-line">"— "{line}" —"</p> }.into_any()
+            view! { <p role="listitem" class="entry title-line">"— "{line}" —"</p> }.into_any()
         }
         EntryBody::PendingInput(pending) => {
             let lost = pending.failed == Some(InputFailure::NotDelivered);
@@ -82,7 +82,7 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
             let text = pending.text.clone();
             let table = use_context::<crate::store::Table>();
             view! {
-                <article class="entry narrative pending" data-speaker="player" class:failed=failed class:lost=lost>
+                <div role="listitem" class="entry narrative pending" data-speaker="player" class:failed=failed class:lost=lost>
                     <div class="body"><p>{sanitize_text(&pending.text)}</p></div>
                     <footer class="pending-note">
                         {failure.unwrap_or_else(|| tr(locale.get_untracked(), "input.sending").to_string())}
@@ -101,7 +101,7 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
                             }
                         })}
                     </footer>
-                </article>
+                </div>
             }
             .into_any()
         }

@@ -21,7 +21,7 @@ pub fn InputBox(table: Table) -> impl IntoView {
             table.draft.set(None);
         }
     });
-    let history = StoredValue::new(Vec::<String>::new());
+    let super::keys::History(history) = use_context().expect("input history");
     let cursor = StoredValue::new(None::<usize>);
     let area = NodeRef::<Textarea>::new();
     // The native open dialog; the backend reads the picked files from disk (never the page).
@@ -129,6 +129,7 @@ pub fn InputBox(table: Table) -> impl IntoView {
         <div class="input-box" class:offline=move || offline_reason().is_some()>
             <button class="share" id="share-button" type="button"
                 title=move || format!("{} {}", tr(locale.get(), "upload.share"), tr(locale.get(), "upload.drop"))
+                aria-label=move || tr(locale.get(), "upload.share")
                 class:hidden=sharing_off
                 disabled=move || offline_reason().is_some()
                 on:click=on_pick>

@@ -8,6 +8,7 @@ mod drop_offer;
 mod entry;
 mod gallery;
 mod input;
+mod keys;
 mod sidebar;
 mod sound;
 pub use sound::restore as restore_sound;
@@ -51,6 +52,8 @@ pub fn PlayView(table: Table) -> impl IntoView {
     provide_context(crate::panels::PanelsCtx::new(table));
     provide_context(gallery::Gallery(RwSignal::new(None)));
     provide_context(table);
+    provide_context(keys::HelpOpen(RwSignal::new(false)));
+    provide_context(keys::History(StoredValue::new(Vec::new())));
     // The hosting strip's Copy invite… opens the invites screen (a keeper's own table only).
     let invite = use_context::<crate::store::InviteAsked>().expect("invite context");
     Effect::new(move |_| {
@@ -96,7 +99,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
             <crate::pack_bench::BenchPane table=table/>
             <div class="play-body" class:under-keeper=move || keeper.page.with(Option::is_some)
                 class:bench-stale=move || table.bench.with(|b| b.as_ref().is_some_and(|b| !b.problems.is_empty()))>
-                <div class="play-main">
+                <main class="play-main">
                     <transcript::Transcript table=table/>
                     <announce::StoryAnnouncer table=table/>
                     <crate::panels::TrayPanels table=table/>
@@ -108,11 +111,12 @@ pub fn PlayView(table: Table) -> impl IntoView {
                             act=card.act
                             on_dismiss=move |_| table.overlay.set(None)/>
                     })}
-                </div>
+                </main>
                 <sidebar::Sidebar table=table/>
             </div>
             <crate::panels::ModalHost table=table/>
             <gallery::GalleryOverlay table=table/>
+            <keys::Shortcuts table=table/>
             <div class="lw-intent-host"><crate::panels::IntentPrompt table=table/><drop_offer::DropConfirm table=table/></div>
         </section>
     }

@@ -72,7 +72,7 @@ fn variable_row(v: &Variable) -> impl IntoView {
     };
     view! {
         <div class="variable" class:hidden-var=hidden title=if hidden { keeper_only } else { "" }>
-            {hidden.then(|| view! { <span class="lock" title=keeper_only aria-label=keeper_only></span> })}
+            {hidden.then(|| view! { <span class="lock" role="img" title=keeper_only aria-label=keeper_only></span> })}
             {body}
         </div>
     }
@@ -88,7 +88,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
     let super::gallery::Gallery(gallery) = use_context().expect("gallery");
     view! {
-        <aside class="sidebar">
+        <aside class="sidebar" aria-label=move || tr(locale.get(), "sidebar.label")>
             <super::character::NewCharacter table=table/>
             {move || state.get().map(|s: State| view! {
                 {s.character.clone().map(|c| view! {

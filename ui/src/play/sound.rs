@@ -94,9 +94,10 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
             <button class="link" id="sound-button" aria-haspopup="dialog"
                 aria-expanded=move || open.get().to_string()
                 title=move || tr(locale.get(), "status.audio")
-                aria-label=move || tr(locale.get(), "status.audio")
                 on:click=move |_| open.update(|o| *o = !*o)>
                 <span class="icon" class:icon-sound=move || !all_muted() class:icon-sound-off=all_muted aria-hidden="true"></span>
+                // Its name is its words: "Audio", then what plays (a label would hide the title).
+                <span class="visually-hidden">{move || tr(locale.get(), "status.audio")}</span>
                 {move || {
                     let p = playing();
                     (!p.is_empty()).then(|| view! {
@@ -112,11 +113,14 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
                 }}
             </button>
             <Show when=move || open.get()>
+                <crate::focus::Scope on_escape=Callback::new(move |_| open.set(false))>
                 <div class="sound-popover" id="sound-popover" role="dialog"
+                    aria-label=move || tr(locale.get(), "status.audio")
                     data-output-peak=move || report.with(|r| r.output_peak.map(|p| format!("{p:.3}")).unwrap_or_default())>
                     <div class="sound-row master">
                         <span class="sound-name">{move || tr(locale.get(), "sound.master")}</span>
                         <input type="range" id="vol-master" min="0" max="100"
+                            aria-label=move || tr(locale.get(), "sound.master")
                             prop:value=move || (levels.with(|l| l.master) * 100.0).round().to_string()
                             on:input=move |ev| {
                                 let v = event_target_value(&ev).parse::<f32>().unwrap_or(100.0) / 100.0;
@@ -137,6 +141,7 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
                                     <span class="sound-title">{title}</span>
                                 </span>
                                 <input type="range" min="0" max="100" id=format!("vol-{layer}")
+                                    aria-label=move || tr(locale.get(), layer_word(layer))
                                     prop:value=move || (levels.with(|l| l.get(layer)) * 100.0).round().to_string()
                                     on:input=move |ev| {
                                         let v = event_target_value(&ev).parse::<f32>().unwrap_or(100.0) / 100.0;
@@ -160,6 +165,7 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
                         }
                     }).collect_view()}
                 </div>
+                </crate::focus::Scope>
             </Show>
         </span>
     }

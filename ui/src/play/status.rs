@@ -10,6 +10,9 @@ use crate::store::{Screen, Status, Table};
 pub fn StatusBar(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let screen = use_context::<RwSignal<Screen>>().expect("screen");
+    let help = use_context::<super::keys::HelpOpen>()
+        .expect("keyboard help")
+        .0;
     let welcome = Memo::new(move |_| table.model.with(|m| m.welcome.clone()));
     let state_text = move || {
         let l = locale.get();
@@ -41,8 +44,8 @@ pub fn StatusBar(table: Table) -> impl IntoView {
         });
     };
     view! {
-        <header class="status-bar">
-            <span class="status-brand">"Loreweaver"</span>
+        <header class="status-bar" role="banner">
+            <h1 class="status-brand">"Loreweaver"</h1>
             <span class="status-conn" data-state=move || state_text().1>
                 <span class="dot"></span>
                 <span id="conn-state">{move || state_text().0}</span>
@@ -67,10 +70,16 @@ pub fn StatusBar(table: Table) -> impl IntoView {
             <super::sound::SoundMenu table=table/>
             <span class="spacer"></span>
             {move || table.demo.get().then(|| view! { <span class="status-demo">{tr(locale.get(), "status.demo")}</span> })}
-            <super::story_tools::StoryTools table=table/>
-            <crate::keeper::KeeperMenu table=table/>
-            <crate::panels::PanelsMenu table=table/>
+            <nav class="status-menus" aria-label=move || tr(locale.get(), "status.menus")>
+                <super::story_tools::StoryTools table=table/>
+                <crate::keeper::KeeperMenu table=table/>
+                <crate::panels::PanelsMenu table=table/>
+            </nav>
             <crate::prefs::PrefSwitches/>
+            <button class="link" id="keys-open" aria-keyshortcuts="F1"
+                on:click=move |_| help.set(true)>
+                {move || tr(locale.get(), "keys.button")}
+            </button>
             <button class="link" id="leave" on:click=leave>{move || tr(locale.get(), "status.leave")}</button>
         </header>
     }

@@ -43,7 +43,7 @@ pub fn StoryTools(table: Table) -> impl IntoView {
                 content,
             };
             let result = crate::bridge::call(&save).await;
-            saved.set(match result {
+            let _ = saved.try_set(match result {
                 Ok(Some(path)) => Some(format!(
                     "{} {path}",
                     tr(locale.get_untracked(), "story.saved")
@@ -57,27 +57,40 @@ pub fn StoryTools(table: Table) -> impl IntoView {
         <span class="story-tools">
             <input id="search" type="search" class="story-search"
                 placeholder=move || tr(locale.get(), "story.search")
+                aria-label=move || tr(locale.get(), "story.search")
                 prop:value=move || table.search.get()
                 on:input=move |ev| table.search.set(event_target_value(&ev))/>
             <span class="menu-anchor">
                 <button class="link" id="story-save" type="button" aria-haspopup="menu"
+                    aria-expanded=move || open.get().to_string()
                     on:click=move |_| open.update(|o| *o = !*o)>
                     {move || tr(locale.get(), "story.save")}" ▾"
                 </button>
-                {move || open.get().then(|| view! {
-                    <div class="story-menu" role="menu">
-                        <button id="export-md" role="menuitem" on:click=move |_| save(false)>
-                            {tr(locale.get_untracked(), "story.markdown")}
-                        </button>
-                        <button id="export-html" role="menuitem" on:click=move |_| save(true)>
-                            {tr(locale.get_untracked(), "story.html")}
-                        </button>
-                    </div>
-                })}
+                {move || open.get().then(|| view! { <SaveMenu open=open save=Callback::new(save)/> })}
             </span>
             {move || saved.get().map(|s| view! {
                 <span id="story-saved" class="story-saved" on:click=move |_| saved.set(None)>{s}</span>
             })}
         </span>
+    }
+}
+
+/// Save as Markdown or a web page: focus on the first when it opens, Escape closes it.
+#[component]
+fn SaveMenu(open: RwSignal<bool>, save: Callback<bool>) -> impl IntoView {
+    let locale = use_context::<RwSignal<crate::i18n::Locale>>().expect("locale");
+    let root = NodeRef::<leptos::html::Div>::new();
+    crate::focus::dialog(root, crate::focus::Start::First, false, move || {
+        open.set(false)
+    });
+    view! {
+        <div class="story-menu" role="menu" node_ref=root>
+            <button id="export-md" role="menuitem" on:click=move |_| save.run(false)>
+                {tr(locale.get_untracked(), "story.markdown")}
+            </button>
+            <button id="export-html" role="menuitem" on:click=move |_| save.run(true)>
+                {tr(locale.get_untracked(), "story.html")}
+            </button>
+        </div>
     }
 }

@@ -265,25 +265,25 @@ pub fn Transcript(table: Table) -> impl IntoView {
             data-replays=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.count)).to_string()
             data-replayed=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.items)).to_string()
             data-replay-known=move || table.model.with(|m| m.last_replay.map_or(0, |r| r.known)).to_string()>
-            <div class="transcript-inner" node_ref=inner>
-                {move || table.model.with(|m| m.is_empty()).then(|| view! {
-                    <p class="transcript-empty">{tr(locale.get(), "play.empty")}</p>
-                })}
-                {move || {
-                    let query = table.search.get();
-                    (!query.trim().is_empty()).then(|| {
-                        let n = table.model.with(|m| m.iter().filter(|e| entry_matches(e, &query)).count());
-                        view! {
-                            <p class="search-summary" id="search-summary" data-count=n>
-                                {format!("{n} {}", tr(locale.get(), "story.matches"))}
-                                " · "
-                                <button class="link" on:click=move |_| table.search.set(String::new())>
-                                    {tr(locale.get(), "story.clear")}
-                                </button>
-                            </p>
-                        }
-                    })
-                }}
+            {move || table.model.with(|m| m.is_empty()).then(|| view! {
+                <p class="transcript-empty">{tr(locale.get(), "play.empty")}</p>
+            })}
+            {move || {
+                let query = table.search.get();
+                (!query.trim().is_empty()).then(|| {
+                    let n = table.model.with(|m| m.iter().filter(|e| entry_matches(e, &query)).count());
+                    view! {
+                        <p class="search-summary" id="search-summary" data-count=n>
+                            {format!("{n} {}", tr(locale.get(), "story.matches"))}
+                            " · "
+                            <button class="link" on:click=move |_| table.search.set(String::new())>
+                                {tr(locale.get(), "story.clear")}
+                            </button>
+                        </p>
+                    }
+                })
+            }}
+            <div class="transcript-inner" node_ref=inner role="list">
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.1))></div>
                 <For each=visible key=|(k, _)| *k let:item>
@@ -291,18 +291,18 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 </For>
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.2))></div>
-                {move || table.model.with(|m| m.turn.clone()).map(|turn| {
-                    let l = locale.get();
-                    let mut text = format!("{} {}", sanitize_text(&turn.actor), tr(l, "turn.busy"));
-                    if let Some(a) = turn.activity.as_ref() {
-                        text.push_str(&format!(" · {}", activity_word(l, a)));
-                    }
-                    if let Some(r) = turn.round {
-                        text.push_str(&format!(" · {} {r}", tr(l, "turn.round")));
-                    }
-                    view! { <p class="turn-indicator" id="turn"><span class="quill"></span>{text}</p> }
-                })}
             </div>
+            {move || table.model.with(|m| m.turn.clone()).map(|turn| {
+                let l = locale.get();
+                let mut text = format!("{} {}", sanitize_text(&turn.actor), tr(l, "turn.busy"));
+                if let Some(a) = turn.activity.as_ref() {
+                    text.push_str(&format!(" · {}", activity_word(l, a)));
+                }
+                if let Some(r) = turn.round {
+                    text.push_str(&format!(" · {} {r}", tr(l, "turn.round")));
+                }
+                view! { <p class="turn-indicator" id="turn"><span class="quill"></span>{text}</p> }
+            })}
         </div>
     }
 }

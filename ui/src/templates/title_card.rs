@@ -116,13 +116,13 @@ pub fn TitleCardLine(card: TitleCard) -> impl IntoView {
     });
     let subtitle = subtitle.map(|s| view! { <span class="lw-act-line-sub">{s}</span> });
     view! {
-        <div class="lw-act-line" role="heading" attr:aria-level="2">
+        <h2 class="lw-act-line">
             <span class="lw-act-line-rule" aria-hidden="true"></span>
             <span class="lw-act-line-text">
                 <span class="lw-act-line-main">{act} <span class="lw-act-line-title">{title}</span></span>
                 {subtitle}
             </span>
             <span class="lw-act-line-rule" aria-hidden="true"></span>
-        </div>
+        </h2>
     }
 }

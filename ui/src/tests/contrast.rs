@@ -102,8 +102,20 @@ fn every_theme_meets_aa() {
         // the danger fill.
         check("--lw-accent-ink", "--lw-accent", 4.5);
         check("--lw-danger-ink", "--lw-danger", 4.5);
+        // The focus ring is a UI component: 3:1 against what it is drawn on.
+        for bg in BACKGROUNDS {
+            check("--lw-focus", bg, 3.0);
+        }
     }
-    assert_eq!(checked, 3 * (TEXTS.len() * BACKGROUNDS.len() + 2));
+    assert_eq!(
+        checked,
+        3 * (TEXTS.len() * BACKGROUNDS.len() + 2 + BACKGROUNDS.len())
+    );
+    // And it is drawn: every focusable thing gets the ring when the keyboard brings focus.
+    assert!(
+        without_comments(&css).contains(":focus-visible { outline: 2px solid var(--lw-focus)"),
+        "studio.css has no focus ring for every element"
+    );
     assert!(misses.is_empty(), "under WCAG AA:\n{}", misses.join("\n"));
 }
 

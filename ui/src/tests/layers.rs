@@ -16,6 +16,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("i18n", &[]),
     ("markdown", &[]),
     ("perf", &[]),
+    ("focus", &[]),
     ("prefs", BASE),
     ("store", &["bridge", "i18n", "prefs", "perf"]),
     // The features.
@@ -32,6 +33,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "prefs",
             "markdown",
             "perf",
+            "focus",
             "store",
             "keeper",
             "pack_bench",
@@ -39,12 +41,15 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "templates",
         ],
     ),
-    ("keeper", &["bridge", "i18n", "store"]),
+    ("keeper", &["bridge", "i18n", "focus", "store"]),
     (
         "pack_bench",
         &["bridge", "i18n", "prefs", "store", "panels", "templates"],
     ),
-    ("panels", &["bridge", "i18n", "prefs", "store", "templates"]),
+    (
+        "panels",
+        &["bridge", "i18n", "prefs", "focus", "store", "templates"],
+    ),
     ("templates", &[]),
 ];
 

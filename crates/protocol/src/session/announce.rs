@@ -161,6 +161,24 @@ impl Announcer {
     }
 }
 
+/// What a screen reader hears when the turn changes: who took it, or that it is free again
+/// (the person's turn). A change of activity or round inside one turn says nothing, and
+/// neither does a turn that was already going when the person arrived (`before` is `None`
+/// and so is what they were told: the caller starts from what is there).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TurnNews {
+    Taken(String),
+    Yours,
+}
+
+pub fn turn_news(before: Option<&str>, now: Option<&str>) -> Option<TurnNews> {
+    match (before, now) {
+        (b, Some(a)) if b != Some(a) => Some(TurnNews::Taken(a.to_owned())),
+        (Some(_), None) => Some(TurnNews::Yours),
+        _ => None,
+    }
+}
+
 /// A draft still streaming, or my line still waiting for its echo.
 fn is_unfinished(e: &Entry) -> bool {
     match &e.body {

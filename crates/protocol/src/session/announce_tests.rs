@@ -95,3 +95,19 @@ fn my_line_is_announced_when_its_echo_replaces_it() {
     );
     assert_eq!(a.next(&t), vec!["Alice: I knock."]);
 }
+
+#[test]
+fn the_turn_is_told_when_it_changes_hands_not_when_its_activity_does() {
+    use super::{turn_news, TurnNews};
+    assert_eq!(
+        turn_news(None, Some("Keeper")),
+        Some(TurnNews::Taken("Keeper".into()))
+    );
+    assert_eq!(turn_news(Some("Keeper"), Some("Keeper")), None);
+    assert_eq!(
+        turn_news(Some("Keeper"), Some("Alice")),
+        Some(TurnNews::Taken("Alice".into()))
+    );
+    assert_eq!(turn_news(Some("Keeper"), None), Some(TurnNews::Yours));
+    assert_eq!(turn_news(None, None), None);
+}

@@ -25,7 +25,7 @@ use crate::frame::{
     Presence, ServerFrame, State, TurnStatus, UiBlock, UiManifestPanel, Welcome,
 };
 
-pub use announce::{sentence as announcement, Announcer};
+pub use announce::{sentence as announcement, turn_news, Announcer, TurnNews};
 pub use changes::Changes;
 pub use dice_detail::{dice_chips, key_words, DiceChip};
 pub use now_playing::{NowPlaying, Playing};
