@@ -62,6 +62,12 @@ pub fn fill(s: &Session, css: &str, text: &str) {
 /// Waits for an element, then clicks it.
 pub fn click(s: &Session, css: &str) {
     let el = wait_for(Duration::from_secs(10), css, || s.find(css));
+    // Into the middle of its scrolling box first: WebKit's driver refuses an element its box
+    // cuts in half ("not interactable") instead of scrolling it in.
+    let _ = s.execute(
+        "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'}); return 0;",
+        json!([el.to_json()]),
+    );
     s.click(&el);
 }
 

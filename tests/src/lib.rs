@@ -313,6 +313,20 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
         all_args.extend_from_slice(args);
         match Session::try_new(&driver.url(), &app, &all_args) {
             Ok(session) => {
+                // Two CI runs in a row had a window that got its session and then never
+                // answered (its first find timed out after 120 s). Seen only right after start,
+                // cause not found: such a start is a failed start, retried and counted.
+                if let Err(e) = session.answers_within(FIRST_ANSWER) {
+                    let why = format!(
+                        "the window did not answer its first script in {} s: {e}",
+                        FIRST_ANSWER.as_secs()
+                    );
+                    eprintln!("{why}");
+                    drop(session);
+                    driver::terminate_tagged(&tag);
+                    last_error = why;
+                    continue;
+                }
                 let open = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
                 limit_window(tag.clone(), open.clone());
                 return Studio {
@@ -335,6 +349,10 @@ pub fn open_studio_args(env: &[(&str, &str)], args: &[&str]) -> Studio {
     }
     panic!("no WebDriver session after 3 attempts: {last_error}")
 }
+
+/// How long a window that just started may take to answer its first script (seconds when well;
+/// a loaded CI runner has been seen at most a few).
+const FIRST_ANSWER: std::time::Duration = std::time::Duration::from_secs(45);
 
 /// Where window retries are written, one line each: `cargo xtask test` counts them in its totals
 /// line (a passing test's own output is not shown, so a retry would otherwise go unseen).

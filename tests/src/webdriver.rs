@@ -384,6 +384,24 @@ impl Session {
 /// not [`CALL_LIMIT`].
 const CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
+impl Session {
+    /// Whether the window answers a trivial script within `limit`: a window that got its
+    /// session but never answers is a failed start, like a dropped session request.
+    pub fn answers_within(&self, limit: std::time::Duration) -> Result<(), String> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(limit))
+            .build()
+            .into();
+        let url = format!("{}/execute/sync", self.base);
+        agent
+            .post(&url)
+            .send_json(json!({"script": "return document.readyState;", "args": []}))
+            .map(|_| ())
+            .map_err(|e| format!("POST {url}: {e}"))
+    }
+}
+
 impl Drop for Session {
     fn drop(&mut self) {
         let _ = self
