@@ -51,6 +51,7 @@ macro_rules! studio_commands {
             panels::watchdog::pong,
             panels::watchdog::stall_recovery,
             commands::rejoin_table,
+            window::set_zoom,
             audio::commands::set_sound_levels,
             audio::commands::sound_report,
             audio::commands::preview_sound,

@@ -229,3 +229,20 @@ mod tests {
         assert!(may_navigate(&own.parse().unwrap()));
     }
 }
+
+/// The page zoom Studio allows, in percent (the UI's steps stay inside it).
+const ZOOM_PERCENT: std::ops::RangeInclusive<u16> = 50..=300;
+
+/// Sets the window's zoom (Ctrl+= / Ctrl+- / Ctrl+0 in the window, remembered by the UI): the
+/// WebView's page zoom, so text, layout and panel pages grow together, as a browser zooms.
+#[tauri::command]
+pub fn set_zoom(
+    webview: tauri::Webview,
+    args: ipc::cmd::SetZoom,
+) -> Result<ipc::Reply<ipc::cmd::SetZoom>, String> {
+    let ipc::cmd::SetZoom { percent } = args;
+    let percent = percent.clamp(*ZOOM_PERCENT.start(), *ZOOM_PERCENT.end());
+    webview
+        .set_zoom(f64::from(percent) / 100.0)
+        .map_err(|e| format!("zooming the window: {e}"))
+}

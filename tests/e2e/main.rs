@@ -39,3 +39,4 @@ mod untrusted_text;
 mod upload;
 mod version_refusal;
 mod webview_figures;
+mod zoom;

@@ -33,6 +33,50 @@ impl Theme {
     }
 }
 
+/// What a zoom key asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Zoom {
+    In,
+    Out,
+    Normal,
+}
+
+/// The window's zoom steps, in percent (a browser's own, up to 300%).
+pub const ZOOM_STEPS: &[u16] = &[50, 67, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300];
+
+/// The zoom key in a key press, if it is one: Ctrl with = or + (in), - (out), 0 (normal size),
+/// read by the key's place (`code`) first, so a layout that puts `=` elsewhere still zooms.
+pub fn zoom_key(ctrl: bool, alt: bool, key: &str, code: &str) -> Option<Zoom> {
+    if !ctrl || alt {
+        return None;
+    }
+    match (code, key) {
+        ("Equal" | "NumpadAdd", _) | (_, "=" | "+") => Some(Zoom::In),
+        ("Minus" | "NumpadSubtract", _) | (_, "-") => Some(Zoom::Out),
+        ("Digit0" | "Numpad0", _) | (_, "0") => Some(Zoom::Normal),
+        _ => None,
+    }
+}
+
+/// The zoom after `z`, from `now` (any value: a stored one between steps goes to the next).
+pub fn zoom_step(now: u16, z: Zoom) -> u16 {
+    let (first, last) = (ZOOM_STEPS[0], ZOOM_STEPS[ZOOM_STEPS.len() - 1]);
+    match z {
+        Zoom::Normal => 100,
+        Zoom::In => ZOOM_STEPS
+            .iter()
+            .copied()
+            .find(|s| *s > now)
+            .unwrap_or(last),
+        Zoom::Out => ZOOM_STEPS
+            .iter()
+            .rev()
+            .copied()
+            .find(|s| *s < now)
+            .unwrap_or(first),
+    }
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
@@ -71,6 +115,8 @@ pub struct Prefs {
     /// Nothing moves (title cards, pins, crossfades, spinners), whatever the system says; the
     /// system's own `prefers-reduced-motion` does the same without it.
     pub still: RwSignal<bool>,
+    /// The window's zoom in percent (Ctrl+= / Ctrl+- / Ctrl+0), remembered.
+    pub zoom: RwSignal<u16>,
 }
 
 impl Prefs {
@@ -90,7 +136,37 @@ impl Prefs {
             theme: RwSignal::new(theme),
             notify: RwSignal::new(load("studio.notify").as_deref() != Some("off")),
             still: RwSignal::new(load("studio.motion").as_deref() == Some("reduce")),
+            zoom: RwSignal::new(
+                load("studio.zoom")
+                    .and_then(|z| z.parse::<u16>().ok())
+                    .map_or(100, |z| {
+                        z.clamp(ZOOM_STEPS[0], ZOOM_STEPS[ZOOM_STEPS.len() - 1])
+                    }),
+            ),
         };
+        // The zoom keys work on every screen; the WebView zooms (see `set_zoom` there).
+        let zoom = prefs.zoom;
+        let _keys = window_event_listener(leptos::ev::keydown, move |ev| {
+            if let Some(z) = zoom_key(
+                ev.ctrl_key() || ev.meta_key(),
+                ev.alt_key(),
+                &ev.key(),
+                &ev.code(),
+            ) {
+                ev.prevent_default();
+                zoom.update(|now| *now = zoom_step(*now, z));
+            }
+        });
+        Effect::new(move |_| {
+            let percent = zoom.get();
+            store("studio.zoom", &percent.to_string());
+            if let Some(root) = document().document_element() {
+                let _ = root.set_attribute("data-zoom", &percent.to_string());
+            }
+            leptos::task::spawn_local(async move {
+                let _ = crate::bridge::call(&ipc::cmd::SetZoom { percent }).await;
+            });
+        });
         Effect::new(move |_| {
             let still = prefs.still.get();
             store("studio.motion", if still { "reduce" } else { "full" });
@@ -180,5 +256,33 @@ pub fn LogFolder() -> impl IntoView {
             {move || crate::i18n::tr(locale.get(), "prefs.logs")}
         </button>
         {move || shown.get().map(|d| view! { <code id="log-folder-path" class="log-path">{d}</code> })}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zoom_keys_step_through_a_browsers_steps_and_stop_at_the_ends() {
+        assert_eq!(zoom_key(true, false, "=", "Equal"), Some(Zoom::In));
+        assert_eq!(zoom_key(true, false, "+", ""), Some(Zoom::In));
+        assert_eq!(zoom_key(true, false, "-", "Minus"), Some(Zoom::Out));
+        assert_eq!(zoom_key(true, false, "0", "Digit0"), Some(Zoom::Normal));
+        // Without Ctrl it is typing; with Alt it is someone else's shortcut.
+        assert_eq!(zoom_key(false, false, "=", "Equal"), None);
+        assert_eq!(zoom_key(true, true, "=", "Equal"), None);
+        assert_eq!(zoom_key(true, false, "a", "KeyA"), None);
+        // 100 → 200 in five steps, as the e2e presses it.
+        let mut z = 100;
+        for _ in 0..5 {
+            z = zoom_step(z, Zoom::In);
+        }
+        assert_eq!(z, 200);
+        assert_eq!(zoom_step(300, Zoom::In), 300);
+        assert_eq!(zoom_step(50, Zoom::Out), 50);
+        assert_eq!(zoom_step(115, Zoom::Out), 110);
+        assert_eq!(zoom_step(115, Zoom::In), 125);
+        assert_eq!(zoom_step(250, Zoom::Normal), 100);
     }
 }

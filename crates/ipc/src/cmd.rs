@@ -43,6 +43,9 @@ commands! {
     StartupTicket = "startup_ticket" {} -> Option<String>;
     /// Opens the log folder; the reply says where it is.
     OpenLogFolder = "open_log_folder" {} -> String;
+    /// The window's zoom, in percent of normal size (the WebView's own page zoom, so every
+    /// layout and panel page scales as one).
+    SetZoom = "set_zoom" { percent: u16 } -> ();
     /// A desktop notification; `kind` is logged, never the words.
     Notify = "notify" { kind: String, title: String, body: String, more: String } -> ();
 

@@ -222,6 +222,7 @@ fn KeyboardHelp() -> impl IntoView {
         ("← →", "keys.pictures"),
         ("Tab", "keys.tab"),
         ("Esc", "keys.escape"),
+        ("Ctrl+= · Ctrl+- · Ctrl+0", "keys.zoom"),
         ("? · F1", "keys.help"),
     ];
     view! {

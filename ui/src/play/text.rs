@@ -116,6 +116,10 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "Close the dialog, menu or picture",
             "关闭对话框、菜单或图片",
         ),
+        "keys.zoom" => (
+            "Larger, smaller, normal size (the whole window)",
+            "放大、缩小、恢复原始大小（整个窗口）",
+        ),
         "keys.help" => ("This list", "此列表"),
         "gallery.prev" => ("Previous picture", "上一张"),
         "gallery.next" => ("Next picture", "下一张"),
