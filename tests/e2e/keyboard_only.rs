@@ -66,6 +66,24 @@ impl Keys<'_> {
     }
 }
 
+/// How a screen reader meets the dialog `css`: its role, its name (from `aria-labelledby`) and
+/// its description (from `aria-describedby`), each read from the elements they point to.
+fn announced(s: &Studio, css: &str) -> (String, String, String) {
+    let v = s
+        .execute(
+            "const d = document.querySelector(arguments[0]);
+             if (!d) return ['', '', ''];
+             const text = a => (d.getAttribute(a) || '').split(/\\s+/).filter(Boolean)
+               .map(id => (document.getElementById(id) || {}).textContent || '').join(' ')
+               .replace(/\\s+/g, ' ').trim();
+             return [d.getAttribute('role') || '', text('aria-labelledby'), text('aria-describedby')];",
+            serde_json::json!([css]),
+        )
+        .expect("reading the dialog's name");
+    let part = |i: usize| v[i].as_str().unwrap_or_default().to_owned();
+    (part(0), part(1), part(2))
+}
+
 fn dice_count(s: &Studio) -> usize {
     s.find_all(".transcript .entry.dice").len()
 }
@@ -112,6 +130,16 @@ fn an_evening_with_the_keyboard_alone() {
     // The room now brings a page: the question takes focus on itself (not on an answer, so a
     // key meant for the input answers nothing), Tab reaches its answers, and it gives focus back.
     k.focus_is("#panel-code-notice", "the consent question");
+    // Announced as a dialog that asks, with its question as its name.
+    let (role, name, _) = announced(&s, "#panel-code-notice");
+    assert_eq!(
+        role, "alertdialog",
+        "the consent question is not announced as a dialog"
+    );
+    assert!(
+        name.contains("Run them?"),
+        "the consent question's announced name lacks the question: {name:?}"
+    );
     k.press(&["Tab"]);
     k.focus_is("#panel-code-run", "Tab in the question");
     k.press(&["Enter"]);
@@ -240,6 +268,21 @@ fn an_evening_with_the_keyboard_alone() {
     .expect("the page sends");
     s.switch_to_top();
     k.focus_is("#intent-prompt", "the intent prompt");
+    // Announced as a dialog: who asks (its name) and the very words it would send (its
+    // description).
+    let (role, name, description) = announced(&s, "#intent-prompt");
+    assert_eq!(
+        role, "alertdialog",
+        "the intent prompt is not announced as a dialog"
+    );
+    assert!(
+        name.contains("wants to send"),
+        "the intent prompt's announced name lacks the question: {name:?}"
+    );
+    assert_eq!(
+        description, "I ask the tide",
+        "the intent prompt's announced description is not the words it would send"
+    );
     k.press(&["Enter"]);
     assert!(
         s.find("#intent-prompt").is_some(),
