@@ -141,23 +141,27 @@ pub fn KeysPage(table: Table) -> impl IntoView {
                 </button>
                 <Outcome table=table control=Control::Keys/>
             </div>
-            <table class="keeper-table" id="keys">
-                <thead><tr>
-                    <th>{move || tr(locale.get(), "keeper.keys.name")}</th>
-                    <th>{move || tr(locale.get(), "keeper.keys.role")}</th>
-                    <th>{move || tr(locale.get(), "keeper.keys.key")}</th>
-                    {move || extra_columns.get().into_iter().map(|c| view! { <th data-field=c.clone()>{column_label(locale.get(), &c)}</th> }).collect_view()}
-                    <th><span class="visually-hidden">{move || tr(locale.get(), "keeper.keys.actions")}</span></th>
-                </tr></thead>
-                <tbody>
-                    {move || {
-                        let cols = extra_columns.get();
-                        keys.get().unwrap_or_default().into_iter()
-                            .map(|k| view! { <KeyRow table=table entry=k cols=cols.clone()/> })
-                            .collect_view()
-                    }}
-                </tbody>
-            </table>
+            // A data table may scroll sideways in its own box when the window is narrow or
+            // zoomed (reflow exempts tables); the page itself never does.
+            <div class="table-scroll">
+                <table class="keeper-table" id="keys">
+                    <thead><tr>
+                        <th>{move || tr(locale.get(), "keeper.keys.name")}</th>
+                        <th>{move || tr(locale.get(), "keeper.keys.role")}</th>
+                        <th>{move || tr(locale.get(), "keeper.keys.key")}</th>
+                        {move || extra_columns.get().into_iter().map(|c| view! { <th data-field=c.clone()>{column_label(locale.get(), &c)}</th> }).collect_view()}
+                        <th><span class="visually-hidden">{move || tr(locale.get(), "keeper.keys.actions")}</span></th>
+                    </tr></thead>
+                    <tbody>
+                        {move || {
+                            let cols = extra_columns.get();
+                            keys.get().unwrap_or_default().into_iter()
+                                .map(|k| view! { <KeyRow table=table entry=k cols=cols.clone()/> })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
         </section>
     }
 }
