@@ -119,28 +119,67 @@ impl Watchdog {
 
 /// Starts the watchdog thread (for the app's life).
 pub fn start(app: AppHandle) {
+    // When the app's main thread last ran a task of ours: a window that stops answering with
+    // it still running is the page's own doing (its script spins); with it silent too, the
+    // main thread is stuck. Said in the log either way (CI has seen windows go silent for
+    // minutes with no panel page: the log is the evidence).
+    let main_ran = std::sync::Arc::new(Mutex::new(Instant::now()));
+    let mut silent_since: Option<Instant> = None;
     std::thread::Builder::new()
         .name("stall-watchdog".into())
         .spawn(move || loop {
             std::thread::sleep(PING_EVERY);
+            let ran = main_ran.clone();
+            let _ = app.run_on_main_thread(move || {
+                *ran.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+            });
             let dog = app.state::<Watchdog>();
             let panels = app.state::<Panels>();
-            let stalled = {
+            let (stalled, answered_at) = {
                 let mut s = dog.lock();
                 s.seq += 1;
                 let seq = s.seq;
                 if let Some(ch) = &s.channel {
                     let _ = ch.send(seq);
                 }
-                s.heartbeat
-                    .stalled(Instant::now(), panels.mounts.count() > 0)
+                (
+                    s.heartbeat
+                        .stalled(Instant::now(), panels.mounts.count() > 0),
+                    s.heartbeat.answered_at,
+                )
             };
+            let now = Instant::now();
+            let page_silent = answered_at.map(|t| now.saturating_duration_since(t));
+            let main_silent =
+                now.saturating_duration_since(*main_ran.lock().unwrap_or_else(|e| e.into_inner()));
+            match (page_silent, silent_since) {
+                (Some(d), None) if d >= SILENCE_LOGGED => {
+                    silent_since = Some(now - d);
+                    tracing::warn!(
+                        page_silent_ms = d.as_millis() as u64,
+                        main_thread_silent_ms = main_silent.as_millis() as u64,
+                        panel_pages = panels.mounts.count(),
+                        "the window has stopped answering the heartbeat"
+                    );
+                }
+                (Some(d), Some(since)) if d < SILENCE_LOGGED => {
+                    silent_since = None;
+                    tracing::info!(
+                        silent_ms = now.saturating_duration_since(since).as_millis() as u64,
+                        "the window answers the heartbeat again"
+                    );
+                }
+                _ => {}
+            }
             if stalled {
                 recover(&app);
             }
         })
         .expect("starting the stall watchdog");
 }
+
+/// How long a window may leave the heartbeat unanswered before the log says so.
+const SILENCE_LOGGED: Duration = Duration::from_secs(10);
 
 /// Ends the stuck page and brings the window back with the room's panel code off.
 fn recover(app: &AppHandle) {
