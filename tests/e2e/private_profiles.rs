@@ -22,10 +22,25 @@ fn two_profiles_keep_their_own_language() {
         |data: &std::path::Path| open_studio_with(&[("STUDIO_DATA_DIR", data.to_str().unwrap())]);
     let s = open(&a);
     assert_eq!(heading(&s), "Join a table");
+    // The document's language follows the choice (#29 item 6): a screen reader picks its voice
+    // by it, so Chinese lines are not spelled out by an English voice.
+    let lang = |s: &studio_e2e::Studio| {
+        s.execute(
+            "return document.documentElement.lang;",
+            serde_json::json!([]),
+        )
+        .unwrap()
+    };
+    assert_eq!(lang(&s), "en");
     s.click(&s.find("#locale-switch").expect("the language switch"));
     wait_for(Duration::from_secs(5), "Chinese", || {
         (heading(&s) == "加入牌桌").then_some(())
     });
+    assert_eq!(
+        lang(&s),
+        "zh",
+        "the document's language did not follow the switch"
+    );
     // Three themes: lamplit dark → parchment light → high contrast.
     let theme = |s: &studio_e2e::Studio| {
         s.execute(
