@@ -102,4 +102,10 @@ pub fn terminate_tagged(tag: &str) {
     while !tagged().is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
+    // A window that did not end on SIGTERM (a stuck or stopped process) must not outlive its
+    // test: the next scenario would share the machine with it.
+    for pid in tagged() {
+        // SAFETY: as above.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
 }

@@ -8,6 +8,7 @@
 
 mod driver;
 pub mod engine;
+mod hang;
 pub mod hostile_text;
 pub mod hosting;
 pub mod keeper;
@@ -19,6 +20,7 @@ mod webdriver;
 pub mod xdnd;
 
 pub use driver::TauriDriver;
+pub use hang::HANGS_FILE;
 pub use webdriver::{Element, Session};
 
 use std::cell::Cell;
@@ -107,7 +109,11 @@ impl std::ops::Deref for Studio {
 impl Drop for Studio {
     fn drop(&mut self) {
         // A failing test leaves a picture of what the window showed, and its text.
-        if std::thread::panicking() {
+        if std::thread::panicking() && self.session.as_ref().is_some_and(|s| s.hung()) {
+            // Asking the window again would wait out the limit twice more: say instead what
+            // the app, its page and a fresh driver look like, for the next person to read.
+            hang::report(self);
+        } else if std::thread::panicking() {
             if let Some(s) = self.session.as_ref() {
                 let name = std::thread::current()
                     .name()
@@ -139,7 +145,12 @@ impl Studio {
     /// The app's own process: the one started with this window's tag whose program is
     /// `STUDIO_APP`. Panics unless there is exactly one.
     pub fn app_pid(&self) -> i32 {
-        let app = std::env::var("STUDIO_APP").expect("STUDIO_APP is not set");
+        self.try_app_pid().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Self::app_pid`], with the error returned.
+    fn try_app_pid(&self) -> Result<i32, String> {
+        let app = std::env::var("STUDIO_APP").map_err(|_| "STUDIO_APP is not set".to_string())?;
         let found: Vec<i32> = pids()
             .into_iter()
             .filter(|pid| {
@@ -148,8 +159,11 @@ impl Studio {
             })
             .collect();
         match found[..] {
-            [pid] => pid,
-            _ => panic!("not one app process for window {}: {found:?}", self.tag),
+            [pid] => Ok(pid),
+            _ => Err(format!(
+                "not one app process for window {}: {found:?}",
+                self.tag
+            )),
         }
     }
 
@@ -157,32 +171,38 @@ impl Studio {
     /// deletes a session whose page's web process ended): attached to the app's own automation
     /// server, so what it reads is the same window, reloaded. Panics if it cannot attach.
     pub fn reattach(&self) -> Attached {
-        let pid = self.app_pid();
+        self.try_reattach(webdriver::CALL_LIMIT)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Self::reattach`], with the error returned and every call limited to `limit`.
+    fn try_reattach(&self, limit: Duration) -> Result<Attached, String> {
+        let pid = self.try_app_pid()?;
         let environ = std::fs::read(format!("/proc/{pid}/environ"))
-            .unwrap_or_else(|e| panic!("the app's environment: {e}"));
+            .map_err(|e| format!("the app's environment: {e}"))?;
         let target = environ
             .split(|b| *b == 0)
             .find_map(|e| e.strip_prefix(b"WEBKIT_INSPECTOR_SERVER="))
             .map(|t| String::from_utf8_lossy(t).into_owned())
-            .expect(
+            .ok_or(
                 "the app runs with no WEBKIT_INSPECTOR_SERVER (not started by WebKitWebDriver?)",
-            );
+            )?;
         let (host, port) = target
             .rsplit_once(':')
-            .unwrap_or_else(|| panic!("WEBKIT_INSPECTOR_SERVER={target}"));
+            .ok_or_else(|| format!("WEBKIT_INSPECTOR_SERVER={target}"))?;
         let port: u16 = port
             .parse()
-            .unwrap_or_else(|e| panic!("WEBKIT_INSPECTOR_SERVER={target}: {e}"));
+            .map_err(|e| format!("WEBKIT_INSPECTOR_SERVER={target}: {e}"))?;
         let driver = TauriDriver::attach(&target);
         let caps = serde_json::json!({"capabilities": {"alwaysMatch": {
             "webkitgtk:browserOptions": {"targetAddress": host, "targetPort": port}
         }}});
-        let session = Session::with_capabilities(&driver.url(), caps)
-            .unwrap_or_else(|e| panic!("attaching to the app at {target}: {e}"));
-        Attached {
+        let session = Session::with_capabilities_within(&driver.url(), caps, limit)
+            .map_err(|e| format!("attaching to the app at {target}: {e}"))?;
+        Ok(Attached {
             session: Some(session),
             _driver: driver,
-        }
+        })
     }
 
     /// The live (not zombie) WebKit web processes the app started: the ones that run its pages.

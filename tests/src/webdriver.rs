@@ -9,9 +9,16 @@ pub const CALL_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
 
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 
+/// How a call that got no answer within [`CALL_LIMIT`] begins its error: the window (or its
+/// driver) stopped answering, which CI has seen about once a run and never here.
+pub const HUNG: &str = "the window stopped answering WebDriver";
+
 pub struct Session {
     base: String,
     agent: ureq::Agent,
+    /// Set by the first call that got no answer in time: what is read after that would wait
+    /// [`CALL_LIMIT`] again.
+    hung: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Clone, Debug)]
@@ -87,15 +94,25 @@ impl Session {
         Ok(Session {
             base: format!("{driver_url}/session/{id}"),
             agent,
+            hung: Default::default(),
         })
     }
 
     /// A session with the driver's own capabilities (e.g. WebKitWebDriver attached to a running
     /// browser); an answer without a session is the error.
     pub fn with_capabilities(driver_url: &str, caps: Value) -> Result<Self, String> {
+        Self::with_capabilities_within(driver_url, caps, CALL_LIMIT)
+    }
+
+    /// Like [`Self::with_capabilities`], every call of the session limited to `limit`.
+    pub fn with_capabilities_within(
+        driver_url: &str,
+        caps: Value,
+        limit: std::time::Duration,
+    ) -> Result<Self, String> {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(CALL_LIMIT))
+            .timeout_global(Some(limit))
             .build()
             .into();
         let url = format!("{driver_url}/session");
@@ -114,6 +131,7 @@ impl Session {
         Ok(Session {
             base: format!("{driver_url}/session/{id}"),
             agent,
+            hung: Default::default(),
         })
     }
 
@@ -126,6 +144,15 @@ impl Session {
             code: String::new(),
             text,
         };
+        // No answer in time: marked, so the failure says so and nothing waits on it again.
+        let lost = |e: ureq::Error| {
+            if matches!(e, ureq::Error::Timeout(_)) {
+                self.hung.store(true, std::sync::atomic::Ordering::SeqCst);
+                failed(format!("{HUNG}: {method} {path}: {e}"))
+            } else {
+                failed(format!("{method} {path}: {e}"))
+            }
+        };
         let url = format!("{}{path}", self.base);
         let reply = if method == "GET" {
             self.agent.get(&url).call()
@@ -134,12 +161,9 @@ impl Session {
         } else {
             self.agent.post(&url).send_json(&body)
         };
-        let mut reply = reply.map_err(|e| failed(format!("{method} {path}: {e}")))?;
+        let mut reply = reply.map_err(lost)?;
         let status = reply.status();
-        let v: Value = reply
-            .body_mut()
-            .read_json()
-            .map_err(|e| failed(format!("{method} {path}: {e}")))?;
+        let v: Value = reply.body_mut().read_json().map_err(lost)?;
         if status.is_success() {
             Ok(v["value"].clone())
         } else {
@@ -385,6 +409,11 @@ impl Session {
 const CLOSE_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Session {
+    /// Whether a call got no answer in time (see [`HUNG`]).
+    pub fn hung(&self) -> bool {
+        self.hung.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
     /// Whether the window answers a trivial script within `limit`: a window that got its
     /// session but never answers is a failed start, like a dropped session request.
     pub fn answers_within(&self, limit: std::time::Duration) -> Result<(), String> {
