@@ -1,6 +1,7 @@
 //! axe-core (the accessibility engine, pinned and installed by `cargo xtask setup`) run in the
 //! real window on every screen a person reaches, in each of the three themes (#29): no
-//! violation of impact serious or critical may remain. The rule ids and counts found on each
+//! violation of any impact may remain (minor and moderate ones too: a skipped heading level or
+//! a page without a main landmark is what a screen reader user navigates by). The rule ids and counts found on each
 //! screen are printed, and the whole summary is written for `cargo xtask test` to print.
 //!
 //! Disabled rules: none. Panel pages (tier-2 frames) are the pack's own documents: axe checks
@@ -57,7 +58,7 @@ fn run_axe(s: &Studio, source: &str) -> Vec<(String, String, usize, String)> {
 struct Audit {
     source: String,
     lines: Vec<String>,
-    serious: Vec<String>,
+    failing: Vec<String>,
     by_impact: BTreeMap<String, usize>,
     runs: usize,
 }
@@ -86,11 +87,9 @@ impl Audit {
                 if std::env::var_os("STUDIO_AXE_NODES").is_some() {
                     eprintln!("axe:   {name} [{theme}] {rule}: {target}");
                 }
-                if impact == "serious" || impact == "critical" {
-                    self.serious.push(format!(
-                        "{name} [{theme}]: {rule} ×{n} ({impact}), e.g. {target}"
-                    ));
-                }
+                self.failing.push(format!(
+                    "{name} [{theme}]: {rule} ×{n} ({impact}), e.g. {target}"
+                ));
             }
             let line = if words.is_empty() {
                 format!("{name} [{theme}]: no violations")
@@ -128,7 +127,7 @@ fn every_screen_passes_axe_in_every_theme() {
     let mut audit = Audit {
         source,
         lines: Vec::new(),
-        serious: Vec::new(),
+        failing: Vec::new(),
         by_impact: BTreeMap::new(),
         runs: 0,
     };
@@ -214,8 +213,8 @@ fn every_screen_passes_axe_in_every_theme() {
     std::fs::write(out_dir().join("axe-summary.txt"), summary.join("\n") + "\n")
         .expect("writing the axe summary");
     assert!(
-        audit.serious.is_empty(),
-        "serious or critical accessibility violations:\n{}",
-        audit.serious.join("\n")
+        audit.failing.is_empty(),
+        "accessibility violations:\n{}",
+        audit.failing.join("\n")
     );
 }

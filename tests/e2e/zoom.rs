@@ -91,6 +91,50 @@ fn at_200_percent_play_and_a_keeper_screen_still_fit() {
         found.is_empty(),
         "at 200% the play view does not fit: {found:#?}"
     );
+    // The top bar leaves the story its height: the view settings fold behind one button, so
+    // the bar is at most two rows (it was four, a third of the window).
+    let bar = s
+        .execute(
+            "const b = document.querySelector('.status-bar').getBoundingClientRect(); \
+             return [b.height, window.innerHeight];",
+            json!([]),
+        )
+        .expect("measuring the top bar");
+    let (bar_h, window_h) = (
+        bar[0].as_f64().unwrap_or(0.0),
+        bar[1].as_f64().unwrap_or(0.0),
+    );
+    eprintln!("zoom: the top bar is {bar_h} of {window_h} CSS px at 200%");
+    assert!(
+        bar_h > 0.0 && bar_h <= window_h * 0.2,
+        "at 200% the top bar takes {bar_h} of {window_h} CSS px"
+    );
+    // The folded settings open with a keypress and fold again.
+    s.execute(
+        "document.getElementById('status-settings-toggle').focus(); return 0;",
+        json!([]),
+    )
+    .expect("focusing View");
+    let shown = |id: &str| {
+        s.execute(
+            "const e = document.getElementById(arguments[0]); return !!e && e.offsetParent !== null;",
+            json!([id]),
+        )
+        .expect("reading what is shown")
+            == json!(true)
+    };
+    assert!(
+        !shown("theme-switch"),
+        "the view settings are folded at 200%"
+    );
+    s.press(&[&["Enter"]]);
+    wait_for(Duration::from_secs(5), "the view settings", || {
+        shown("theme-switch").then_some(())
+    });
+    s.press(&[&["Enter"]]);
+    wait_for(Duration::from_secs(5), "the view settings folded", || {
+        (!shown("theme-switch")).then_some(())
+    });
 
     // The Keeper menu by keyboard: at 200% WebKit's driver puts a click at the unzoomed
     // place (it lands elsewhere), and keys are what this build promises anyway.

@@ -268,7 +268,7 @@ pub fn snapshot(p: &mut Probe, corpus: &[String]) -> Vec<Value> {
             "name":p.joined(corpus, "char.name", "#character .char-head h3", None),
             "system":p.joined(corpus, "char.system", "#character .char-head .system", None)},
         "party":party,"initiative":initiative,"variables":variables,"pregens":pregens,
-        "scene":{"name":p.joined(corpus, "scene.name", ".card.scene h4", None),
+        "scene":{"name":p.joined(corpus, "scene.name", ".card.scene h3", None),
             "focus":p.joined(corpus, "scene.focus", ".card.scene .focus", None)},
         "clock":{"round":2,"time":p.joined(corpus, "clock.time", ".card.scene .clock", None)}});
     let mut out = vec![

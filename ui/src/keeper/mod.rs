@@ -152,7 +152,8 @@ pub fn KeeperScreen(table: Table) -> impl IntoView {
 }
 
 /// The screen itself: it takes focus when it opens (its Back button), Tab stays in it, Escape
-/// closes it and gives focus back to where it was (the Keeper menu).
+/// closes it and gives focus back to where it was (the Keeper menu). It is the page's main
+/// landmark while open (the table under it is hidden).
 #[component]
 fn Screen(table: Table) -> impl IntoView {
     let locale = locale();
@@ -168,7 +169,7 @@ fn Screen(table: Table) -> impl IntoView {
     let id = move || page.get().map_or("", Page::id);
     view! {
         <div class="keeper-screen" id="keeper-screen" data-page=id node_ref=root tabindex="-1"
-            role="region" aria-label=move || page.get().map(|p| tr(locale.get(), p.title()).to_string()).unwrap_or_default()>
+            role="main" aria-label=move || page.get().map(|p| tr(locale.get(), p.title()).to_string()).unwrap_or_default()>
             <nav class="keeper-nav" aria-label=move || tr(locale.get(), "keeper.menu")>
                 <button class="link keeper-back" id="keeper-back" on:click=close>
                     "← "{move || tr(locale.get(), "keeper.back")}

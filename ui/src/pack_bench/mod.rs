@@ -125,7 +125,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
             view! {
                 <section class="bench-pane" id="bench" aria-label=tr(locale.get(), "bench.title") data-viewer=s.viewer.clone() class:bench-stale=!s.problems.is_empty()>
                     <div class="bench-head">
-                        <strong>{tr(locale.get(), "bench.title")}</strong>
+                        <h2 class="bench-title">{tr(locale.get(), "bench.title")}</h2>
                         <code class="bench-dir" title=s.dir.clone()>{s.dir.clone()}</code>
                         <span class="bench-viewer" role="group">
                             <button id="bench-as-keeper" class:current=keeper on:click=view_as("keeper")>{tr(locale.get(), "bench.as_keeper")}</button>
@@ -172,14 +172,14 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         })}
         // Outside the report's closure: a reload must not reset the author's event form.
         <Show when=move || table.bench.with(Option::is_some)>
-            <div class="bench-pane bench-tools-row">
+            <section class="bench-pane bench-tools-row" aria-label=move || tr(locale.get(), "bench.tools")>
                 <on_engine::OnEngine table=table/>
                 <vars::VarsEditor table=table/>
                 <tools::AuthorTools table=table/>
                 {move || bench_dir.get().map(|dir| view! {
                     <engine::EngineVerdict dir=dir/>
                 })}
-            </div>
+            </section>
         </Show>
     }
 }

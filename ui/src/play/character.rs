@@ -71,7 +71,7 @@ pub fn NewCharacter(table: Table) -> impl IntoView {
             let l = locale.get();
             view! {
                 <section class="card new-character" id="new-character">
-                    <h4>{tr(l, "char.title")}</h4>
+                    <h3 class="card-label">{tr(l, "char.title")}</h3>
                     {(!systems.get().is_empty()).then(|| view! {
                         <form class="char-create" on:submit=move |ev| { ev.prevent_default(); create(); }>
                             <select id="char-system" aria-label=tr(l, "char.system")

@@ -48,7 +48,7 @@ pub fn DropConfirm(table: Table) -> impl IntoView {
             view! {
                 <div class="lw-drop-offer card" role="alertdialog" aria-modal="true"
                     aria-labelledby="drop-title" id="drop-offer" data-files=n.to_string()>
-                    <h3 id="drop-title">{move || if n > 0 { tr(locale.get(), "drop.title") } else { tr(locale.get(), "drop.none") }}</h3>
+                    <h2 id="drop-title">{move || if n > 0 { tr(locale.get(), "drop.title") } else { tr(locale.get(), "drop.none") }}</h2>
                     <ul class="drop-files">{rows}</ul>
                     {refusals}
                     <div class="lw-intent-actions">

@@ -92,6 +92,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
             });
         }
     });
+    let locale = use_context::<RwSignal<crate::i18n::Locale>>().expect("locale");
     view! {
         <section class="play">
             <status::StatusBar table=table/>
@@ -99,7 +100,10 @@ pub fn PlayView(table: Table) -> impl IntoView {
             <crate::pack_bench::BenchPane table=table/>
             <div class="play-body" class:under-keeper=move || keeper.page.with(Option::is_some)
                 class:bench-stale=move || table.bench.with(|b| b.as_ref().is_some_and(|b| !b.problems.is_empty()))>
-                <main class="play-main">
+                <main class="play-main" aria-labelledby="play-main-title">
+                    // The outline a screen reader walks: h1 the app, h2 the story and the
+                    // sheet, h3 each panel and card.
+                    <h2 class="visually-hidden" id="play-main-title">{move || crate::i18n::tr(locale.get(), "play.story")}</h2>
                     <transcript::Transcript table=table/>
                     <announce::StoryAnnouncer table=table/>
                     <crate::panels::TrayPanels table=table/>

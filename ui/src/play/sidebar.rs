@@ -88,7 +88,8 @@ pub fn Sidebar(table: Table) -> impl IntoView {
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
     let super::gallery::Gallery(gallery) = use_context().expect("gallery");
     view! {
-        <aside class="sidebar" aria-label=move || tr(locale.get(), "sidebar.label")>
+        <aside class="sidebar" aria-labelledby="sidebar-title">
+            <h2 class="visually-hidden" id="sidebar-title">{move || tr(locale.get(), "sidebar.label")}</h2>
             <super::character::NewCharacter table=table/>
             {move || state.get().map(|s: State| view! {
                 {s.character.clone().map(|c| view! {
@@ -112,7 +113,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
                 {(!s.party.is_empty()).then(|| view! {
                     <section class="card party" id="party">
-                        <h4>{section("side.party")}</h4>
+                        <h3 class="card-label">{section("side.party")}</h3>
                         {s.party.iter().map(|p| view! {
                             <div class="member" class:online=p.online class:active=p.active>
                                 <span class="presence-dot"></span>
@@ -128,7 +129,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
                 {(!s.initiative.is_empty()).then(|| view! {
                     <section class="card initiative">
-                        <h4>{section("side.initiative")}</h4>
+                        <h3 class="card-label">{section("side.initiative")}</h3>
                         <ol>{s.initiative.iter().map(|i| view! {
                             <li class:current=i.current><span>{sanitize_text(&i.name)}</span><span class="value">{i.value}</span></li>
                         }).collect_view()}</ol>
@@ -137,7 +138,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 {(s.scene.is_some() || s.clock.is_some()).then(|| view! {
                     <section class="card scene">
                         {s.scene.as_ref().map(|sc| view! {
-                            <h4>{sanitize_text(&sc.name)}</h4>
+                            <h3 class="card-label">{sanitize_text(&sc.name)}</h3>
                             {sc.focus.as_deref().map(|f| view! { <p class="focus">{sanitize_text(f)}</p> })}
                         })}
                         {s.clock.as_ref().map(|c| view! {
@@ -147,7 +148,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
                 {s.variables.clone().filter(|v| !v.is_empty()).map(|vars| view! {
                     <section class="card variables" id="variables">
-                        <h4>{section("side.variables")}</h4>
+                        <h3 class="card-label">{section("side.variables")}</h3>
                         {vars.iter().map(|v| view! {
                             <div class="variable-row" data-var=v.id.clone()>
                                 {variable_row(v)}
@@ -158,7 +159,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
                 {s.pregens.clone().filter(|p| !p.is_empty()).map(|pregens| view! {
                     <section class="card pregens">
-                        <h4>{section("side.pregens")}</h4>
+                        <h3 class="card-label">{section("side.pregens")}</h3>
                         {pregens.into_iter().map(|p| {
                             let name = p.name.clone();
                             let claimed = !p.claimed_by.is_empty();
@@ -177,7 +178,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                     let pct = if u.context_window > 0 { (u.context_tokens as f64 / u.context_window as f64 * 100.0).min(100.0) } else { 0.0 };
                     view! {
                         <section class="card usage">
-                            <h4>{section("side.usage")}</h4>
+                            <h3 class="card-label">{section("side.usage")}</h3>
                             <div class="meter-track"><div class="meter-fill" style=format!("width:{pct:.1}%")></div></div>
                             <p class="small">{u.context_tokens}" / "{u.context_window}" · in "{u.input_tokens}" · out "{u.output_tokens}" · cache "{u.cache_hit_tokens}"/"{u.cache_miss_tokens}</p>
                         </section>
@@ -192,7 +193,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 let sounds = table.model.with(|m| m.audio_library.clone());
                 (!pictures.is_empty() || !sounds.is_empty()).then(|| view! {
                     <section class="card shared" id="shared">
-                        <h4>{section("side.shared")}</h4>
+                        <h3 class="card-label">{section("side.shared")}</h3>
                         <div class="shared-media">
                             {pictures.into_iter().map(|(i, p)| view! {
                                 <button class="thumb" data-index=i.to_string()
@@ -217,7 +218,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
             }}
             {move || table.model.with(|m| m.presence.clone()).map(|p| view! {
                 <section class="card presence">
-                    <h4>{section("side.presence")}" · "{p.online}</h4>
+                    <h3 class="card-label">{section("side.presence")}" · "{p.online}</h3>
                     {p.players.iter().map(|pl| view! {
                         <span class="member" class:online=pl.online><span class="presence-dot"></span>{sanitize_text(&pl.name)}</span>
                     }).collect_view()}

@@ -14,6 +14,9 @@ pub fn StatusBar(table: Table) -> impl IntoView {
         .expect("keyboard help")
         .0;
     let welcome = Memo::new(move |_| table.model.with(|m| m.welcome.clone()));
+    // In a narrow (or zoomed) window the view settings fold behind one button (play.css), so
+    // the bar keeps to two rows and the story keeps the height.
+    let settings_open = RwSignal::new(false);
     let state_text = move || {
         let l = locale.get();
         match table.status.get() {
@@ -75,11 +78,18 @@ pub fn StatusBar(table: Table) -> impl IntoView {
                 <crate::keeper::KeeperMenu table=table/>
                 <crate::panels::PanelsMenu table=table/>
             </nav>
-            <crate::prefs::PrefSwitches/>
-            <button class="link" id="keys-open" aria-keyshortcuts="F1"
-                on:click=move |_| help.set(true)>
-                {move || tr(locale.get(), "keys.button")}
+            <button class="link status-settings-toggle" id="status-settings-toggle" type="button"
+                aria-controls="status-settings" aria-expanded=move || settings_open.get().to_string()
+                on:click=move |_| settings_open.update(|o| *o = !*o)>
+                {move || tr(locale.get(), "status.settings")}" ▾"
             </button>
+            <span class="status-settings" id="status-settings" class:open=move || settings_open.get()>
+                <crate::prefs::PrefSwitches/>
+                <button class="link" id="keys-open" aria-keyshortcuts="F1"
+                    on:click=move |_| help.set(true)>
+                    {move || tr(locale.get(), "keys.button")}
+                </button>
+            </span>
             <button class="link" id="leave" on:click=leave>{move || tr(locale.get(), "status.leave")}</button>
         </header>
     }
