@@ -25,6 +25,10 @@ pub const LONG_SESSION_RSS_GOAL_MIB: f64 = 200.0;
 pub const HOST_JOINED_GOAL_MS: f64 = 5000.0;
 /// Stop hosting → the engine's process gone (the SIGTERM path).
 pub const HOST_STOP_GOAL_MS: f64 = 2000.0;
+/// An idle joined window, backend and web processes together: the share of one core (#30).
+pub const IDLE_CPU_GOAL_PCT: f64 = 2.0;
+/// ... and how often their threads wake, per second (the audio output's period apart).
+pub const IDLE_WAKEUPS_GOAL: f64 = 10.0;
 
 /// The engine capture's server frames, as the compact lines the engine puts on the wire.
 pub fn capture_lines() -> Result<Vec<String>, String> {

@@ -69,13 +69,38 @@ pub struct Meter {
     pub samples: AtomicU64,
     /// The loudest absolute sample in the last pulled block, as f32 bits.
     peak_bits: AtomicU32,
+    /// Rung after every command the desk applies: a headless output with nothing to play
+    /// sleeps until it rings (an idle table wakes nothing 200 times a second).
+    bell: (std::sync::Mutex<u64>, std::sync::Condvar),
 }
 
 impl Meter {
     pub fn peak(&self) -> f32 {
         f32::from_bits(self.peak_bits.load(Ordering::Relaxed))
     }
+
+    fn rings(&self) -> u64 {
+        *self.bell.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn ring(&self) {
+        *self.bell.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.bell.1.notify_all();
+    }
+
+    /// Waits until the bell rang since `seen`, or `timeout`.
+    fn wait_past(&self, seen: u64, timeout: Duration) {
+        let rang = self.bell.0.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = self
+            .bell
+            .1
+            .wait_timeout_while(rang, timeout, |n| *n == seen);
+    }
 }
+
+/// The longest a headless output with nothing to play sleeps between looks (a command wakes it
+/// at once).
+const HEADLESS_IDLE_WAIT: Duration = Duration::from_secs(1);
 
 /// The headless output's rate (stereo).
 pub const HEADLESS_RATE: u32 = 44_100;
@@ -130,7 +155,7 @@ fn run(commands: mpsc::Receiver<AudioCommand>, headless: bool, meter: Arc<Meter>
     };
     let mixer = match &device {
         Some(sink) => sink.mixer().clone(),
-        None => headless_mixer(meter),
+        None => headless_mixer(meter.clone()),
     };
     let mut desk = Desk {
         mixer,
@@ -138,8 +163,19 @@ fn run(commands: mpsc::Receiver<AudioCommand>, headless: bool, meter: Arc<Meter>
         levels: Levels::default(),
     };
     loop {
-        match commands.recv_timeout(Duration::from_millis(25)) {
-            Ok(c) => desk.apply(c),
+        // Asleep until a command comes or the desk's next deadline: an idle table (or a track
+        // simply playing) wakes this thread for nothing.
+        let got = match desk.next_tick(Instant::now()) {
+            Some(wait) => commands.recv_timeout(wait),
+            None => commands
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match got {
+            Ok(c) => {
+                desk.apply(c);
+                meter.ring();
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
             Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
@@ -158,13 +194,22 @@ fn headless_mixer(meter: Arc<Meter>) -> Mixer {
         .spawn(move || {
             // 5 ms blocks of stereo samples, pulled on a real-time schedule.
             let block = (HEADLESS_RATE as usize / 200) * 2;
-            let started = Instant::now();
-            let mut pulled = 0u64;
+            let mut started = Instant::now();
+            let (mut pulled, mut total) = (0u64, 0u64);
             loop {
-                let peak = pull_block(&mut source, block);
-                pulled += block as u64;
-                meter.samples.store(pulled, Ordering::Relaxed);
+                let seen = meter.rings();
+                let (peak, playing) = pull_block(&mut source, block);
+                total += block as u64;
+                meter.samples.store(total, Ordering::Relaxed);
                 meter.peak_bits.store(peak.to_bits(), Ordering::Relaxed);
+                if !playing {
+                    // Nothing in the mixer: asleep until the desk applies a command (a
+                    // sound starts at once), then a new real-time schedule from there.
+                    meter.wait_past(seen, HEADLESS_IDLE_WAIT);
+                    (started, pulled) = (Instant::now(), 0);
+                    continue;
+                }
+                pulled += block as u64;
                 let due = Duration::from_secs_f64(pulled as f64 / (HEADLESS_RATE as f64 * 2.0));
                 if let Some(wait) = due.checked_sub(started.elapsed()) {
                     std::thread::sleep(wait);
@@ -175,13 +220,21 @@ fn headless_mixer(meter: Arc<Meter>) -> Mixer {
     mixer
 }
 
-/// Pulls one block of `block` samples and returns its peak. A mixer with nothing playing ends
-/// its iterator (rodio's `MixerSource` says `None`); that block is silence and its time still
-/// passes, so the real-time schedule sleeps instead of spinning a core until a sound starts.
-fn pull_block(source: &mut impl Iterator<Item = f32>, block: usize) -> f32 {
-    (0..block)
-        .map(|_| source.next().unwrap_or(0.0).abs())
-        .fold(0.0, f32::max)
+/// Pulls one block of `block` samples: its peak, and whether the mixer had anything in it. A
+/// mixer with nothing playing ends its iterator (rodio's `MixerSource` says `None`); that block
+/// is silence, and the output sleeps instead of spinning a core until a sound starts.
+fn pull_block(source: &mut impl Iterator<Item = f32>, block: usize) -> (f32, bool) {
+    let mut playing = false;
+    let peak = (0..block)
+        .map(|_| match source.next() {
+            Some(v) => {
+                playing = true;
+                v.abs()
+            }
+            None => 0.0,
+        })
+        .fold(0.0, f32::max);
+    (peak, playing)
 }
 
 struct Voice {
@@ -206,6 +259,12 @@ struct Desk {
     layers: HashMap<String, Layer>,
     levels: Levels,
 }
+
+/// A faded voice is stopped this long after its fade's end (the fade itself runs in the
+/// samples; this only frees the voice).
+const FADE_GRACE: Duration = Duration::from_millis(30);
+/// How often finished one-shots are looked for while some sound.
+const ONESHOT_POLL: Duration = Duration::from_millis(250);
 
 fn fade(ms: u64) -> u64 {
     ms.max(MIN_FADE_MS)
@@ -394,10 +453,28 @@ impl Desk {
     }
 
     /// Deadlines: fades that have ended, pauses that were fading, effects that are done.
+    /// How long until [`Self::tick`] has work: the nearest end of a fade or a fading pause;
+    /// a short poll while one-shots sound (each is dropped when it ends); `None`: nothing due.
+    fn next_tick(&self, now: Instant) -> Option<Duration> {
+        let deadlines = self.layers.values().flat_map(|l| {
+            l.fading
+                .iter()
+                .map(|(_, end)| *end + FADE_GRACE)
+                .chain(l.pause_at)
+        });
+        let due = deadlines.min().map(|t| t.saturating_duration_since(now));
+        let oneshots = self
+            .layers
+            .values()
+            .any(|l| !l.oneshots.is_empty())
+            .then_some(ONESHOT_POLL);
+        due.into_iter().chain(oneshots).min()
+    }
+
     fn tick(&mut self, now: Instant) {
         for l in self.layers.values_mut() {
             l.fading.retain(|(v, end)| {
-                let keep = *end + Duration::from_millis(30) > now;
+                let keep = *end + FADE_GRACE > now;
                 if !keep {
                     v.player.stop();
                 }

@@ -256,6 +256,34 @@ fn an_empty_mixer_is_a_block_of_silence() {
         counted += 1;
         source.next()
     });
-    assert_eq!(pull_block(&mut counting, 480), 0.0);
+    assert_eq!(pull_block(&mut counting, 480), (0.0, false));
     assert_eq!(counted, 480, "the whole block was pulled as silence");
+    let mut tone = std::iter::repeat(0.5f32);
+    assert_eq!(pull_block(&mut tone, 480), (0.5, true));
+}
+
+#[test]
+fn the_audio_thread_sleeps_until_a_deadline_and_not_at_all_while_a_track_just_plays() {
+    let mut b = Bench::new();
+    let now = Instant::now();
+    assert_eq!(b.desk.next_tick(now), None, "an empty desk has nothing due");
+    let a = b.dc("a.wav", 0.25);
+    b.play("bgm", a, 1.0, 0);
+    assert_eq!(b.desk.next_tick(now), None, "a track playing needs no tick");
+    // A crossfade: the old voice is freed just after its fade ends, not before.
+    let n = b.dc("b.wav", 0.5);
+    b.play("bgm", n, 1.0, 1500);
+    let due = b
+        .desk
+        .next_tick(Instant::now())
+        .expect("the old voice's end is due");
+    assert!(
+        due > Duration::from_millis(1400) && due <= Duration::from_millis(1500) + FADE_GRACE,
+        "{due:?}"
+    );
+    // Past the deadline, the tick frees it and nothing is due any more.
+    let later = Instant::now() + Duration::from_millis(1600);
+    assert_eq!(b.desk.next_tick(later), Some(Duration::ZERO));
+    b.desk.tick(later);
+    assert_eq!(b.desk.next_tick(later), None);
 }

@@ -74,6 +74,8 @@ impl Gate {
 #[derive(Default)]
 pub struct Mounts {
     by_token: Mutex<HashMap<String, Arc<Mount>>>,
+    /// Told when a page mounts: the stall watchdog, idle while no page is live, wakes at once.
+    mounted: std::sync::Condvar,
 }
 
 impl Mounts {
@@ -107,6 +109,14 @@ impl Mounts {
         self.map().len()
     }
 
+    /// Returns when a page is live, or after `timeout` (at once if one is live already).
+    pub fn wait_for_a_page(&self, timeout: std::time::Duration) {
+        let map = self.map();
+        if map.is_empty() {
+            let _ = self.mounted.wait_timeout(map, timeout);
+        }
+    }
+
     /// The live pages' titles (for the notice after a stall).
     pub fn titles(&self) -> Vec<protocol::frame::Localized> {
         self.map().values().map(|m| m.spec.title.clone()).collect()
@@ -125,6 +135,7 @@ impl Mounts {
         let mut map = self.map();
         map.retain(|_, m| m.panel != mount.panel);
         map.insert(token, Arc::new(mount));
+        self.mounted.notify_all();
     }
 }
 

@@ -1,7 +1,9 @@
 //! The stall watchdog. WebKitGTK runs a panel page's script on the app page's own thread, so a
 //! page that spins (`while(true){}`) freezes the whole window, and every rejoin of its room
 //! froze it again. The backend cannot be frozen by a page: it pings the interface every half
-//! second over a channel and the interface answers. When a page is mounted and the answers stop
+//! second over a channel while a panel page is live (every [`IDLE_PING_EVERY`] otherwise: each
+//! ping wakes a dozen threads across the app and its web process, and an idle table should
+//! cost nothing) and the interface answers. When a page is mounted and the answers stop
 //! for [`STALL_AFTER`], the backend turns that room's panel code off (remembered, like the
 //! person's own answer), ends the stuck web process, reloads the window, and the interface
 //! rejoins the room with a notice naming the pages that were running.
@@ -17,6 +19,8 @@ use super::Panels;
 
 /// How often the interface is asked whether it still answers.
 pub const PING_EVERY: Duration = Duration::from_millis(500);
+/// How often while no panel page is live: only the log's "stopped answering" needs it then.
+pub const IDLE_PING_EVERY: Duration = Duration::from_secs(4);
 /// Silence, with a page mounted, that counts as a window taken hostage. Long enough that a
 /// busy moment of the interface (a long replay) is not mistaken for one.
 pub const STALL_AFTER: Duration = Duration::from_secs(4);
@@ -55,6 +59,15 @@ impl Heartbeat {
             self.silences.pop_front();
         }
         self.answered_at = Some(now);
+    }
+
+    /// Pages went live after a stretch without: the idle pings' gaps are not silences, so
+    /// the judgement starts over from `now` (as if the window had just answered).
+    pub fn rebase(&mut self, now: Instant) {
+        if self.answered_at.is_some() {
+            self.answered_at = Some(now);
+        }
+        self.silences.clear();
     }
 
     /// A new page load: it has not answered yet, and a loading page is not a stalled one.
@@ -128,13 +141,21 @@ pub fn start(app: AppHandle) {
     std::thread::Builder::new()
         .name("stall-watchdog".into())
         .spawn(move || loop {
-            std::thread::sleep(PING_EVERY);
+            let dog = app.state::<Watchdog>();
+            let panels = app.state::<Panels>();
+            let live_before = panels.mounts.count() > 0;
+            if live_before {
+                std::thread::sleep(PING_EVERY);
+            } else {
+                panels.mounts.wait_for_a_page(IDLE_PING_EVERY);
+            }
+            if !live_before && panels.mounts.count() > 0 {
+                dog.lock().heartbeat.rebase(Instant::now());
+            }
             let ran = main_ran.clone();
             let _ = app.run_on_main_thread(move || {
                 *ran.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
             });
-            let dog = app.state::<Watchdog>();
-            let panels = app.state::<Panels>();
             let (stalled, answered_at) = {
                 let mut s = dog.lock();
                 s.seq += 1;
@@ -282,6 +303,29 @@ mod tests {
         assert!(!h.stalled(t0 + STALL_AFTER + Duration::from_secs(1), true));
         h.reset();
         assert!(!h.stalled(t0 + Duration::from_secs(60), true));
+    }
+
+    #[test]
+    fn pages_going_live_after_idle_pings_are_not_a_stall() {
+        let t0 = Instant::now();
+        let mut h = Heartbeat::default();
+        h.answered(t0, false);
+        // The last idle answer was long ago when a page mounts: judged from the mount on.
+        let live = t0 + IDLE_PING_EVERY + Duration::from_millis(900);
+        assert!(h.stalled(live, true), "without the rebase this is a stall");
+        h.rebase(live);
+        assert!(!h.stalled(live + Duration::from_millis(600), true));
+        h.answered(live + Duration::from_millis(500), true);
+        assert_eq!(
+            h.unresponsive(live + Duration::from_millis(500)),
+            Duration::ZERO
+        );
+        // A page that then stops answering is still one, on the usual clock.
+        assert!(h.stalled(live + Duration::from_millis(500) + STALL_AFTER, true));
+        // A window that has not answered yet stays unjudged.
+        let mut fresh = Heartbeat::default();
+        fresh.rebase(live);
+        assert!(!fresh.stalled(live + Duration::from_secs(60), true));
     }
 
     /// Answers as a window whose page spins `busy` and yields `free`, from `t0` for `total`;
