@@ -172,7 +172,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
         })}
         // Outside the report's closure: a reload must not reset the author's event form.
         <Show when=move || table.bench.with(Option::is_some)>
-            <section class="bench-pane bench-tools-row" aria-label=move || tr(locale.get(), "bench.tools")>
+            <section class="bench-pane bench-tools-row" aria-label=move || tr(locale.get(), "bench.tools_row")>
                 <on_engine::OnEngine table=table/>
                 <vars::VarsEditor table=table/>
                 <tools::AuthorTools table=table/>

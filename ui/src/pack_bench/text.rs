@@ -12,7 +12,7 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         ),
         "bench.logged_only" => ("logged only", "仅记录"),
         "bench.title" => ("Pack bench", "扩展包工作台"),
-        "bench.tools" => ("Pack tools", "扩展包工具"),
+        "bench.tools_row" => ("Pack tools", "扩展包工具"),
         "bench.light" => ("Light", "浅色"),
         "bench.dark" => ("Dark", "深色"),
         "bench.vars" => ("Variables", "变量"),
