@@ -43,22 +43,6 @@ fn reload_pack(ctx: &Context, dir: &std::path::Path) -> Result<String, Error> {
     Ok(id)
 }
 
-/// The repository's demo module, when running from a checkout.
-/// The demo story: beside an installed binary (`<prefix>/share/loreweaver-studio/demo`, where
-/// the packages put it), or, in a developer's debug build, in the source tree.
-fn default_story_dir() -> Option<PathBuf> {
-    let installed = std::env::current_exe().ok().and_then(|exe| {
-        exe.parent()
-            .map(|bin| bin.join("../share/loreweaver-studio/demo"))
-    });
-    let source = cfg!(debug_assertions)
-        .then(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo"));
-    [installed, source]
-        .into_iter()
-        .flatten()
-        .find(|dir| dir.join("story.json").exists())
-}
-
 /// Reload and inspect a running table's packs (the pack author's bench).
 #[derive(Clone)]
 pub struct PacksHandle(Arc<Context>);
@@ -165,7 +149,7 @@ pub(crate) async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
     let story_dir = if cfg.without_story {
         None
     } else {
-        cfg.story.clone().or_else(default_story_dir)
+        cfg.story.clone().or_else(crate::demo_story::on_disk)
     };
     let ctx = Arc::new(Context::new(cfg, story_dir)?);
     let endpoint = carrier::bind(ctx.cfg.secret_key.clone(), ctx.cfg.port).await?;
@@ -223,13 +207,13 @@ pub fn demo_config(data_dir: PathBuf) -> Result<(TableConfig, DemoKeys), Error> 
         Some(k) => k,
         None => store.add(entry("Player", "player"))?,
     };
+    let story = crate::demo_story::locate(&data_dir)?;
     let mut config = TableConfig::new(KeySource::File(path), data_dir);
-    if let Some(dir) = default_story_dir() {
-        let pack = dir.join("pack");
-        if pack.join("pack.yaml").exists() {
-            config.packs.push(pack);
-        }
+    let pack = story.join("pack");
+    if pack.join("pack.yaml").exists() {
+        config.packs.push(pack);
     }
+    config.story = Some(story);
     Ok((
         config,
         DemoKeys {
