@@ -7,8 +7,9 @@ pub fn studio_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
         return PathBuf::from(dir);
     }
-    let home = std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .unwrap_or_default();
-    home.join(".loreweaver/studio")
+    // The terminal client's `~/.loreweaver` on every platform (`%USERPROFILE%` on Windows).
+    dirs::home_dir()
+        .unwrap_or_default()
+        .join(".loreweaver")
+        .join("studio")
 }

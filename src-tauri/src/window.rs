@@ -86,6 +86,7 @@ pub fn build_main(app: &mut App) -> tauri::Result<()> {
     Ok(())
 }
 
+#[cfg(any(target_os = "linux", test))]
 /// Whether the web view composites through OpenGL: `STUDIO_GPU=on|off` when the person says,
 /// else only where the machine has a GPU render node. Without one, WebKitGTK's compositor and
 /// its painting run through Mesa's software GL (llvmpipe): two thirds of the web process's CPU
@@ -98,6 +99,7 @@ pub fn accelerated(render_nodes: usize, choice: Option<&str>) -> bool {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// The machine's GPU render nodes (`/dev/dri/renderD*`).
 pub fn render_nodes() -> usize {
     std::fs::read_dir("/dev/dri")
@@ -109,6 +111,7 @@ pub fn render_nodes() -> usize {
         .unwrap_or(0)
 }
 
+#[cfg(target_os = "linux")]
 /// The environment variable WebKitGTK reads when it creates a web view: drawn on the CPU.
 const NO_COMPOSITING: &str = "WEBKIT_DISABLE_COMPOSITING_MODE";
 

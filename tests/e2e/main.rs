@@ -2,7 +2,8 @@
 //! per scenario (`cargo test -p studio-e2e --test e2e <module>::` runs one of them).
 //!
 //! Every scenario starts with `let _scenario = studio_e2e::scenario();`, which keeps them one
-//! at a time as separate binaries were (see `studio_e2e::scenario`).
+//! at a time as separate binaries were (see `studio_e2e::scenario`). Linux only (see the crate).
+#![cfg(target_os = "linux")]
 
 mod accessibility;
 mod characters;

@@ -5,6 +5,11 @@
 //!
 //! Every scenario (`tests/e2e/<name>.rs`, all in one test binary) starts with
 //! `let _scenario = studio_e2e::scenario();`: see [`scenario`].
+//!
+//! Linux only, on purpose: WebDriver reaches the window through WebKitGTK's driver
+//! (`webkit2gtk-driver`), the scenarios read `/proc`, signal processes and start a private
+//! D-Bus. On Windows and macOS the crate is empty; those platforms run the pure crates' tests.
+#![cfg(target_os = "linux")]
 
 mod driver;
 pub mod engine;

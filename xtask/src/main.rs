@@ -17,9 +17,11 @@ mod fresh;
 mod fuzz;
 mod fuzz_seeds;
 mod guard;
+mod icons;
 mod setup;
 mod test;
 mod ui;
+mod windows;
 
 use std::process::ExitCode;
 
@@ -34,6 +36,9 @@ const USAGE: &str = "usage: cargo xtask <command>
   dial TICKET KEY [--name N] [--send JSON]... [--for SECS]
                         join a table with Studio's transport and print every frame as a JSON line
                         (STUDIO_NETWORK=local stays on loopback)
+  icons                 src-tauri/icons (.ico, .icns, PNG sizes) from assets/icon.png
+  check-windows         clippy -D warnings of everything for x86_64-pc-windows-gnu (MinGW-w64), then
+                        the pure crates' tests under Wine
   bundle                a release Studio as .deb and .rpm (Tauri's bundler), smoke-tested as installed
   fuzz [--secs N] [--only TARGET] [--seed]
                         coverage-guided fuzzing (libFuzzer, stable): frames + reducer, ticket,
@@ -60,6 +65,8 @@ fn main() -> ExitCode {
         // Likewise for the verified GET's memory figure: a fresh process that does only the GET.
         Some("bench-get-child") => bench_get::child(&args[1..]),
         Some("bundle") => bundle::run(),
+        Some("icons") => icons::write(),
+        Some("check-windows") => windows::run(),
         Some("fresh") => fresh::run(&args[1..]),
         // The first step of `test`, alone: xtask's dependencies need no system library.
         Some("guard") => guard::xtask_needs_no_system_library(),

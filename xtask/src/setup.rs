@@ -211,9 +211,18 @@ fn debian_rustc_web() -> Result<WasmToolchain, String> {
     }
     // -Zbuild-std looks for the std sources at <sysroot>/lib/rustlib/src/rust.
     let _ = std::fs::remove_file(&src_link);
-    std::os::unix::fs::symlink("../../../src/rustc-1.96.0", &src_link)
-        .map_err(|e| format!("linking the std sources: {e}"))?;
-    Ok(WasmToolchain::Debian { prefix })
+    // The fallback is Debian's packages, so it only ever runs on Linux.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("../../../src/rustc-1.96.0", &src_link)
+            .map_err(|e| format!("linking the std sources: {e}"))?;
+        Ok(WasmToolchain::Debian { prefix })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = prefix;
+        Err("the Debian rustc-web fallback needs Debian".into())
+    }
 }
 
 /// The wasm-bindgen version the UI's lock file pins; the CLI must match it exactly.

@@ -64,13 +64,24 @@ impl std::fmt::Display for NotAnEngine {
     }
 }
 
+/// A virtual environment's Python, inside the environment's folder (`python -m venv` lays it
+/// out per platform).
+pub const VENV_PYTHON: &str = if cfg!(windows) {
+    "Scripts\\python.exe"
+} else {
+    "bin/python"
+};
+
 /// Where a source folder's Python may be: its own `.venv` or `venv`, or a `venv` beside it (the
 /// layout of an engine unpacked next to its environment).
 fn venv_pythons(dir: &Path) -> Vec<PathBuf> {
-    let mut out = vec![dir.join(".venv/bin/python"), dir.join("venv/bin/python")];
+    let mut out = vec![
+        dir.join(".venv").join(VENV_PYTHON),
+        dir.join("venv").join(VENV_PYTHON),
+    ];
     if let Some(parent) = dir.parent() {
-        out.push(parent.join("venv/bin/python"));
-        out.push(parent.join(".venv/bin/python"));
+        out.push(parent.join("venv").join(VENV_PYTHON));
+        out.push(parent.join(".venv").join(VENV_PYTHON));
     }
     out
 }
@@ -83,9 +94,15 @@ fn is_executable(path: &Path) -> bool {
             .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
             .unwrap_or(false)
     }
+    // Windows runs a file by its extension (the usual `PATHEXT` ones), not a mode bit.
     #[cfg(not(unix))]
     {
-        path.is_file()
+        let runs = |x: &std::ffi::OsStr| {
+            ["exe", "com", "bat", "cmd"]
+                .iter()
+                .any(|e| x.eq_ignore_ascii_case(e))
+        };
+        path.is_file() && path.extension().is_some_and(runs)
     }
 }
 
@@ -124,11 +141,13 @@ pub fn inspect(path: &Path) -> Result<Engine, NotAnEngine> {
     Ok(Engine::Executable(path.to_path_buf()))
 }
 
-/// The first `loreweaver-server` or `loreweaver` on `path_var` (a `PATH` value).
+/// The first `loreweaver-server` or `loreweaver` on `path_var` (a `PATH` value; `.exe` added
+/// on Windows).
 pub fn on_path(path_var: &str) -> Option<PathBuf> {
     PATH_NAMES.iter().find_map(|name| {
+        let file = format!("{name}{}", std::env::consts::EXE_SUFFIX);
         std::env::split_paths(path_var)
-            .map(|dir| dir.join(name))
+            .map(|dir| dir.join(&file))
             .find(|p| is_executable(p))
     })
 }
@@ -147,11 +166,15 @@ pub fn discover(remembered: Option<&Path>, path_var: &str) -> Option<(Engine, Fo
 mod tests {
     use super::*;
 
+    /// An executable file at `path` (on Windows its name must end in `.exe`).
     fn exe(path: &Path) {
-        use std::os::unix::fs::PermissionsExt;
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, "#!/bin/sh\necho 1.2.3\n").unwrap();
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
     }
 
     #[test]
@@ -165,20 +188,20 @@ mod tests {
         let e = inspect(&dir).unwrap_err();
         assert!(e.0.contains("no virtual environment"), "{e}");
         // The layout setup makes: the venv beside the unpacked folder.
-        exe(&t.path().join("venv/bin/python"));
+        exe(&t.path().join("venv").join(VENV_PYTHON));
         assert_eq!(
             inspect(&dir).unwrap(),
             Engine::Source {
                 dir: dir.clone(),
-                python: t.path().join("venv/bin/python")
+                python: t.path().join("venv").join(VENV_PYTHON)
             }
         );
         // Its own .venv wins.
-        exe(&dir.join(".venv/bin/python"));
+        exe(&dir.join(".venv").join(VENV_PYTHON));
         let Engine::Source { python, .. } = inspect(&dir).unwrap() else {
             panic!("a source engine")
         };
-        assert_eq!(python, dir.join(".venv/bin/python"));
+        assert_eq!(python, dir.join(".venv").join(VENV_PYTHON));
     }
 
     #[test]
@@ -192,7 +215,9 @@ mod tests {
             .0
             .contains("does not exist"));
         assert!(inspect(Path::new("")).is_err());
-        let server = t.path().join("loreweaver-server");
+        let server = t
+            .path()
+            .join(format!("loreweaver-server{}", std::env::consts::EXE_SUFFIX));
         exe(&server);
         assert_eq!(inspect(&server).unwrap(), Engine::Executable(server));
     }
@@ -201,21 +226,25 @@ mod tests {
     fn the_remembered_choice_comes_before_path_then_none() {
         let t = tempfile::tempdir().unwrap();
         let bin = t.path().join("bin");
-        let chosen = t.path().join("chosen/loreweaver");
+        let x = std::env::consts::EXE_SUFFIX;
+        let chosen = t.path().join(format!("chosen/loreweaver{x}"));
         exe(&chosen);
         let path_var = bin.to_string_lossy().into_owned();
         assert_eq!(discover(None, &path_var), None);
         // `loreweaver` alone is found; `loreweaver-server` is preferred beside it.
-        exe(&bin.join("loreweaver"));
-        assert_eq!(
-            discover(None, &path_var),
-            Some((Engine::Executable(bin.join("loreweaver")), Found::OnPath))
-        );
-        exe(&bin.join("loreweaver-server"));
+        exe(&bin.join(format!("loreweaver{x}")));
         assert_eq!(
             discover(None, &path_var),
             Some((
-                Engine::Executable(bin.join("loreweaver-server")),
+                Engine::Executable(bin.join(format!("loreweaver{x}"))),
+                Found::OnPath
+            ))
+        );
+        exe(&bin.join(format!("loreweaver-server{x}")));
+        assert_eq!(
+            discover(None, &path_var),
+            Some((
+                Engine::Executable(bin.join(format!("loreweaver-server{x}"))),
                 Found::OnPath
             ))
         );

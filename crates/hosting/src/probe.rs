@@ -152,6 +152,7 @@ mod tests {
         std::fs::remove_file(&exe).unwrap();
         assert_eq!(known.get(&engine), None);
     }
+    #[cfg(unix)]
     use std::path::Path;
 
     #[test]
@@ -182,6 +183,7 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
     fn script(dir: &Path, body: &str) -> Engine {
         use std::os::unix::fs::PermissionsExt;
         let path = dir.join("engine.sh");
@@ -190,6 +192,7 @@ mod tests {
         Engine::Executable(path)
     }
 
+    #[cfg(unix)]
     #[test]
     fn the_probe_answers_a_version_a_sentence_or_gives_up_in_time() {
         let t = tempfile::tempdir().unwrap();

@@ -13,13 +13,32 @@ pub const MAX_YAML_BYTES: u64 = 4 * 1024 * 1024;
 /// The most `pack.yaml` may hold (the engine's `MAX_MANIFEST_BYTES`).
 pub const MAX_MANIFEST_BYTES: u64 = 256 * 1024;
 
-/// Whether the pack-relative `rel` stays inside the pack by its words alone.
+/// Whether the pack-relative `rel` stays inside the pack by its words alone, read the same on
+/// every platform: no backslash, no `:` (a Windows drive `C:` or stream `file:alt`), and no
+/// part that Windows takes for a device (`CON`, `nul.txt`, `COM1`…) or silently changes (a
+/// trailing dot or space), so a pack that loads on Linux loads the same for a Windows player.
 fn stays_inside(rel: &str) -> bool {
     let path = Path::new(rel);
     !rel.is_empty()
-        && !rel.contains('\\')
+        && !rel.contains(['\\', ':'])
         && !path.is_absolute()
-        && path.components().all(|c| matches!(c, Component::Normal(_)))
+        && path.components().all(|c| match c {
+            Component::Normal(part) => part.to_str().is_some_and(portable_part),
+            _ => false,
+        })
+}
+
+/// A file or folder name Windows keeps as written.
+fn portable_part(part: &str) -> bool {
+    const DEVICES: &[&str] = &["CON", "PRN", "AUX", "NUL"];
+    let stem = part.split('.').next().unwrap_or("").trim_end();
+    let device = DEVICES.iter().any(|d| stem.eq_ignore_ascii_case(d))
+        || (stem.len() == 4
+            && ["COM", "LPT"]
+                .iter()
+                .any(|d| stem[..3].eq_ignore_ascii_case(d))
+            && stem.as_bytes()[3].is_ascii_digit());
+    !device && !part.ends_with(['.', ' '])
 }
 
 /// The file `rel` names under `root`, once no step of the way is a link.
@@ -48,14 +67,7 @@ pub fn path_inside(root: &Path, rel: &str) -> Result<PathBuf, String> {
 
 /// Opens `path` for reading without following a final link and without waiting on a FIFO.
 fn open_plain(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    options.open(path)
+    platform::open_no_follow(path)
 }
 
 fn mib(bytes: u64) -> String {
@@ -100,17 +112,9 @@ pub fn read_checked(path: &Path, rel: &str, max: u64) -> Result<Vec<u8>, String>
     Ok(bytes)
 }
 
-/// What `O_NOFOLLOW` answers when the last step is a link.
+/// Whether `e` is the open refusing a link (`ELOOP`, or Windows' reparse point).
 fn is_link_refusal(e: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        e.raw_os_error() == Some(libc::ELOOP)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
+    platform::is_link_refusal(e)
 }
 
 /// Reads the pack-relative file `rel` under `root`, at most `max` bytes (see the module).
@@ -122,4 +126,41 @@ pub fn read_inside(root: &Path, rel: &str, max: u64) -> Result<Vec<u8>, String> 
 pub fn read_text_inside(root: &Path, rel: &str, max: u64) -> Result<String, String> {
     String::from_utf8(read_inside(root, rel, max)?)
         .map_err(|_| format!("\"{rel}\" is not UTF-8 text"))
+}
+
+#[cfg(test)]
+mod portable_paths {
+    use super::stays_inside;
+
+    #[test]
+    fn a_path_reads_the_same_on_every_platform_or_is_refused() {
+        for ok in [
+            "ui/panels.yaml",
+            "assets/map.svg",
+            "a/b.c/d",
+            "console.png",
+            "com10.txt",
+        ] {
+            assert!(stays_inside(ok), "{ok:?} refused");
+        }
+        for bad in [
+            "ui\\panels.yaml",
+            "C:panels.yaml",
+            "C:/x",
+            "panels.yaml:hidden",
+            "CON",
+            "assets/con.png",
+            "Nul.txt",
+            "aux",
+            "lpt1.log",
+            "COM9",
+            "ui/trailing.",
+            "ui/trailing ",
+            "../x",
+            "/etc/passwd",
+            "",
+        ] {
+            assert!(!stays_inside(bad), "{bad:?} accepted");
+        }
+    }
 }

@@ -1,6 +1,9 @@
 //! The real engine's packer (`app.py --pack <src> --out <file> --json`, from `../shared/engine`,
 //! installed by `cargo xtask setup`) agrees with this crate: every pack in the repository builds
 //! there and loads here, and what the engine refuses this crate refuses in the same words.
+//!
+//! Linux only: the engine is installed by `cargo xtask setup` (Debian's Python and venv).
+#![cfg(target_os = "linux")]
 
 mod packer;
 

@@ -84,13 +84,9 @@ pub(crate) fn create_private(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-/// Opens for reading without following a symlink: a link at `path` is an error (`ELOOP`).
+/// Opens for reading without following a symlink: a link at `path` is an error.
 pub(crate) fn open_no_follow(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOFOLLOW);
-    options.open(path)
+    platform::open_no_follow(path)
 }
 
 /// A fresh staging file in the private staging directory: an unguessable name, created 0600 and

@@ -387,14 +387,7 @@ pub(crate) async fn read_line(recv: &mut RecvStream) -> Result<(Vec<u8>, Vec<u8>
 /// Opens a file to share: never through a link (`O_NOFOLLOW`, at the open itself, so a link
 /// swapped in after a check is refused too), never waiting on a FIFO, regular files only.
 pub fn open_plain(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
+    let file = platform::open_no_follow(path)?;
     if !file.metadata()?.is_file() {
         return Err(std::io::Error::other("not a regular file"));
     }

@@ -71,9 +71,8 @@ impl std::fmt::Debug for MediaCache {
 impl MediaCache {
     /// `~/.loreweaver/cache/media`, the directory the terminal client uses too.
     pub fn default_dir() -> Option<PathBuf> {
-        let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"))?;
         Some(
-            PathBuf::from(home)
+            dirs::home_dir()?
                 .join(".loreweaver")
                 .join("cache")
                 .join("media"),

@@ -17,13 +17,23 @@ struct Watch {
     generation: u64,
 }
 
+/// The signal that ended the engine (Unix only: Windows ends a process with a code).
+fn signal_of(status: &std::process::ExitStatus) -> Option<i32> {
+    #[cfg(unix)]
+    return std::os::unix::process::ExitStatusExt::signal(status);
+    #[cfg(not(unix))]
+    return {
+        let _ = status;
+        None
+    };
+}
+
 impl process::Watcher for Watch {
     fn line(&self, text: &str) {
         self.hosting.line(text);
     }
 
     fn exited(&self, status: std::process::ExitStatus) {
-        use std::os::unix::process::ExitStatusExt;
         let mut inner = self.hosting.lock();
         if inner.generation != self.generation {
             return;
@@ -32,7 +42,7 @@ impl process::Watcher for Watch {
         let before = inner.phase.clone();
         inner.phase = before.next(Event::Exited {
             code: status.code(),
-            signal: status.signal(),
+            signal: signal_of(&status),
             last_lines,
         });
         inner.pid = None;
@@ -198,14 +208,14 @@ impl Hosting {
         };
         let Some(pid) = pid else { return false };
         let asked = Instant::now();
-        process::signal(pid, libc::SIGTERM);
+        process::stop(pid, process::Stop::Ask);
         let gone = |h: &Hosting| !h.lock().phase.running();
         while !gone(self) && asked.elapsed() < grace {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         if !gone(self) {
             tracing::warn!("the hosted engine did not stop on SIGTERM: killing it");
-            process::signal(pid, libc::SIGKILL);
+            process::stop(pid, process::Stop::Force);
             let until = Instant::now() + Duration::from_secs(5);
             while !gone(self) && Instant::now() < until {
                 tokio::time::sleep(Duration::from_millis(20)).await;

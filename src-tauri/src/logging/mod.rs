@@ -6,10 +6,11 @@
 //! What others print is filtered too. Tauri reports every IPC message posted with a wrong invoke
 //! key (any panel page can post one) with the real key *and the page's own text*, newlines
 //! included. Tauri reports it as one `tracing` event, and [`BadKeyEvents`] drops that event whole
-//! and says so at most once per [`NOTICE_EVERY`]: no page-chosen byte reaches the log. On Unix
-//! Studio's own stderr runs through a pipe it reads as well (GTK's and WebKit's warnings land in
-//! the log that way): a line holding the key is dropped like the event, and the rest is
-//! throttled ([`Throttle`]) and cut at [`MAX_LINE`].
+//! and says so at most once per [`NOTICE_EVERY`]: no page-chosen byte reaches the log. Studio's
+//! own stderr runs through a pipe it reads as well (GTK's and WebKit's warnings land in the log
+//! that way): a line holding the key is dropped like the event, and the rest is throttled
+//! ([`Throttle`]) and cut at [`MAX_LINE`]. How stderr is pointed at the pipe is the platform's
+//! ([`stderr`]): fd 2 on Unix, the process's standard error handle on Windows.
 
 use std::io::Write;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -20,6 +21,9 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 pub mod folder;
+#[cfg_attr(unix, path = "stderr_unix.rs")]
+#[cfg_attr(windows, path = "stderr_windows.rs")]
+mod stderr;
 
 /// How often the wrong-invoke-key notice may appear (a page can post thousands a second).
 pub const NOTICE_EVERY: Duration = Duration::from_secs(5);
@@ -47,19 +51,25 @@ impl Write for SinkWriter {
 }
 
 /// Where the log files go: `STUDIO_DATA_DIR/logs` for a private profile, else the platform's
-/// log folder for the app (`~/.local/share/dev.loreweaver.studio/logs` on Linux, as Tauri's
-/// `app_log_dir`).
+/// log folder for the app, as Tauri's `app_log_dir` names it (it is needed before Tauri runs):
+/// `~/.local/share/dev.loreweaver.studio/logs` on Linux (`$XDG_DATA_HOME`),
+/// `~/Library/Logs/dev.loreweaver.studio` on macOS, `%LOCALAPPDATA%\dev.loreweaver.studio\logs`
+/// on Windows.
 pub fn log_dir() -> std::path::PathBuf {
+    const APP: &str = "dev.loreweaver.studio";
     if let Some(dir) = std::env::var_os("STUDIO_DATA_DIR") {
         return std::path::PathBuf::from(dir).join("logs");
     }
-    let home = std::env::var_os("HOME")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_default();
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| home.join(".local/share"));
-    data.join("dev.loreweaver.studio").join("logs")
+    if cfg!(target_os = "macos") {
+        return dirs::home_dir()
+            .unwrap_or_default()
+            .join("Library/Logs")
+            .join(APP);
+    }
+    dirs::data_local_dir()
+        .unwrap_or_default()
+        .join(APP)
+        .join("logs")
 }
 
 /// Writes to the primary output and to the log folder's current file.
@@ -91,7 +101,6 @@ pub fn init() {
         Some(file) => Arc::new(Mutex::new(Box::new(Tee(file, daily)))),
         None => Arc::new(Mutex::new(Box::new(Tee(real_stderr(), daily)))),
     };
-    #[cfg(unix)]
     filter_stderr(sink.clone());
     let writer = sink.clone();
     // A second init (tests that start the app twice in one process) keeps the first.
@@ -113,44 +122,33 @@ pub fn never_print(key: &str) {
     }
 }
 
-/// A handle on the stderr Studio started with (before the filter took fd 2 over).
+/// A handle on the stderr Studio started with (before the filter took it over).
 fn real_stderr() -> std::fs::File {
-    #[cfg(unix)]
-    {
-        use std::os::fd::{FromRawFd, OwnedFd};
-        // SAFETY: dup of fd 2 gives a new descriptor we own (or -1, checked).
-        let fd = unsafe { libc::dup(2) };
-        if fd >= 0 {
-            return std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) });
-        }
+    match stderr::duplicate() {
+        Ok(file) => file,
+        // No stderr (a Windows GUI app has none): a file that writes nowhere is better than a
+        // log that panics.
+        Err(_) => std::fs::OpenOptions::new()
+            .write(true)
+            .open(if cfg!(windows) { "NUL" } else { "/dev/null" })
+            .expect("the null device opens"),
     }
-    // No dup: a file that writes nowhere is better than a log that panics.
-    std::fs::OpenOptions::new()
-        .write(true)
-        .open(if cfg!(windows) { "NUL" } else { "/dev/null" })
-        .expect("the null device opens")
 }
 
-/// Points fd 2 at a pipe and forwards what arrives, line by line, through [`Redactor`].
-#[cfg(unix)]
+/// Points stderr at a pipe and forwards what arrives, line by line, through [`Redactor`].
 fn filter_stderr(sink: Sink) {
     use std::io::BufRead;
-    use std::os::fd::{FromRawFd, OwnedFd};
-    let mut fds = [0; 2];
-    // SAFETY: pipe fills two fds we then own; dup2 onto 2 replaces stderr for the process.
-    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+    let Ok((read, write)) = std::io::pipe() else {
+        return;
+    };
+    if let Err(e) = stderr::point_at(write) {
+        tracing::warn!("stderr is not filtered: {e}");
         return;
     }
-    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    use std::os::fd::AsRawFd;
-    if unsafe { libc::dup2(write.as_raw_fd(), 2) } < 0 {
-        return;
-    }
-    drop(write);
     let spawned = std::thread::Builder::new()
         .name("stderr-filter".into())
         .spawn(move || {
-            let mut lines = std::io::BufReader::new(std::fs::File::from(read));
+            let mut lines = std::io::BufReader::new(read);
             let mut redactor = Redactor::default();
             let mut throttle = Throttle::default();
             let mut line = Vec::new();

@@ -56,7 +56,10 @@ pub fn check(path: &Path) -> Result<DroppedFile, DropRefused> {
 }
 
 impl Drops {
-    /// A drag began (`true`) or ended in the window's own web content.
+    /// A drag began (`true`) or ended in the window's own web content. Followed on Linux,
+    /// where WebKitGTK hands a page's own drag to GTK as the window's; WebView2 and WKWebView
+    /// give Tauri's drop handler only files dragged in from the system.
+    #[cfg(any(target_os = "linux", test))]
     pub fn drag_inside(&self, on: bool) {
         self.inside.store(on, Ordering::SeqCst);
     }

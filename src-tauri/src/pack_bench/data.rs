@@ -129,7 +129,7 @@ pub fn sweep(root: &Path, legacy_tmp: &Path) -> usize {
     swept
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -191,7 +191,6 @@ fn now_ms() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn remembers_lists_and_forgets_with_a_private_key_file() {
@@ -210,7 +209,9 @@ mod tests {
         assert!(!listed.contains("s3cret"), "the list never holds a key");
         let (table, key) = saved.get(&list[0].id).expect("saved");
         assert_eq!((table.room.as_str(), key.as_str()), ("crypt", "s3cret"));
+        #[cfg(unix)]
         if let Ok(meta) = std::fs::metadata(dir.join("keys.json")) {
+            use std::os::unix::fs::PermissionsExt;
             assert_eq!(meta.permissions().mode() & 0o777, 0o600);
         }
         saved.forget(&list[0].id).unwrap();

@@ -1,6 +1,7 @@
 //! The media cache's own tests: privacy, symlinks, verify-once, sweeps, the LRU.
 
 use super::*;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 
 fn put(cache: &MediaCache, body: &[u8]) -> String {
@@ -9,6 +10,7 @@ fn put(cache: &MediaCache, body: &[u8]) -> String {
     hash
 }
 
+#[cfg(unix)]
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path)
         .unwrap()
@@ -37,6 +39,7 @@ async fn lru_evicts_oldest() {
     assert!(cache.path_for("../x").is_err());
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn the_cache_is_private() {
     let dir = tempfile::tempdir().unwrap();
@@ -85,6 +88,7 @@ async fn abandoned_staging_files_are_swept_at_start() {
     assert!(live.exists(), "a running upload was swept");
 }
 
+#[cfg(unix)]
 #[tokio::test]
 async fn a_symlink_is_never_followed() {
     let dir = tempfile::tempdir().unwrap();
@@ -147,4 +151,26 @@ async fn an_unverified_file_of_the_wrong_size_is_removed() {
     assert!(cache.cached(&hash, Some(11)).await.is_none());
     assert!(!cache.dir().join(&hash).exists());
     assert_eq!(cache.verifications(), 0, "hashed a file of the wrong size");
+}
+
+/// #31: a cache file's name is the hash alone, lowercase: no name that Windows reads another
+/// way (a drive, a device, a stream, a backslash) and no two names that differ only in case.
+#[test]
+fn only_a_lowercase_hash_names_a_cache_file_on_any_platform() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = MediaCache::open(dir.path(), u64::MAX).unwrap();
+    let hash = hex(Sha256::digest(b"x"));
+    assert_eq!(cache.path_for(&hash).unwrap(), cache.dir().join(&hash));
+    let upper = hash.to_ascii_uppercase();
+    for bad in [
+        upper.as_str(),
+        "CON",
+        "nul",
+        "C:\\Windows\\win.ini",
+        "c:x",
+        &format!("{}:stream", &hash[..57]),
+        &format!("..\\{}", &hash[..61]),
+    ] {
+        assert!(cache.path_for(bad).is_err(), "{bad:?} names a file");
+    }
 }

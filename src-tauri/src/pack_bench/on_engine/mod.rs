@@ -270,7 +270,7 @@ impl Drop for EngineRun {
     /// A run dropped without [`EngineRun::stop`] (a failed start) still ends its engine.
     fn drop(&mut self) {
         if process::alive(self.pid) {
-            process::signal(self.pid, libc::SIGKILL);
+            process::stop(self.pid, process::Stop::Force);
         }
     }
 }

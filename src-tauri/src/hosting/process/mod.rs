@@ -1,5 +1,10 @@
-//! The engine as Studio's child: its own process group, killed with Studio (`PR_SET_PDEATHSIG`
-//! on Linux), its stdout and stderr read line by line, its end reported.
+//! The engine as Studio's child: its own process group, ended with Studio, its stdout and
+//! stderr read line by line, its end reported.
+//!
+//! What "its own group" and "ended with Studio" mean is the platform's ([`platform`]): on
+//! Unix a process group, with `PR_SET_PDEATHSIG` on Linux (macOS has no such call: an engine
+//! outlives a crashed Studio there and is found as stale at the next start); on Windows a Job
+//! Object that kills its processes when Studio's handle to it closes, however Studio ends.
 //!
 //! The child is spawned by a thread that then waits on it: Linux sends the death signal when
 //! the *thread* that forked the child ends, so that thread lives exactly as long as the child.
@@ -8,6 +13,28 @@ use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
+
+#[cfg(not(target_os = "linux"))]
+mod by_sysinfo;
+#[cfg_attr(unix, path = "unix.rs")]
+#[cfg_attr(windows, path = "windows.rs")]
+mod platform;
+
+pub use platform::{alive, has_arg};
+
+/// How a stop is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Time to save and leave (SIGTERM; Ctrl+Break on Windows).
+    Ask,
+    /// Now, with whatever the engine started (SIGKILL; the Job Object's end on Windows).
+    Force,
+}
+
+/// Stops the engine `pid` and its group as `how` says.
+pub fn stop(pid: u32, how: Stop) {
+    platform::stop(pid, how)
+}
 
 /// Everything needed to start one engine process.
 pub struct Launch {
@@ -37,31 +64,7 @@ pub fn spawn(launch: Launch, watcher: std::sync::Arc<dyn Watcher>) -> Result<u32
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-            #[cfg(unix)]
-            {
-                use std::os::unix::process::CommandExt;
-                // SAFETY: only async-signal-safe calls between fork and exec.
-                unsafe {
-                    cmd.pre_exec(|| {
-                        // Its own group: a stop reaches whatever the engine starts itself.
-                        if libc::setpgid(0, 0) != 0 {
-                            return Err(std::io::Error::last_os_error());
-                        }
-                        #[cfg(target_os = "linux")]
-                        {
-                            // Studio gone (quit, crash, kill): the engine goes too.
-                            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
-                                return Err(std::io::Error::last_os_error());
-                            }
-                            // Studio died between fork and prctl: nobody would signal us.
-                            if libc::getppid() == 1 {
-                                libc::_exit(1);
-                            }
-                        }
-                        Ok(())
-                    });
-                }
-            }
+            platform::prepare(&mut cmd);
             let mut child = match cmd.spawn() {
                 Ok(c) => c,
                 Err(e) => {
@@ -72,6 +75,12 @@ pub fn spawn(launch: Launch, watcher: std::sync::Arc<dyn Watcher>) -> Result<u32
                     return;
                 }
             };
+            if let Err(e) = platform::adopt(&child) {
+                let _ = child.kill();
+                let _ = child.wait();
+                let _ = tx.send(Err(format!("the engine could not be tied to Studio: {e}")));
+                return;
+            }
             let _ = tx.send(Ok(child.id()));
             let readers: Vec<_> = [
                 child
@@ -114,47 +123,15 @@ pub fn spawn(launch: Launch, watcher: std::sync::Arc<dyn Watcher>) -> Result<u32
         .map_err(|_| "the engine's thread ended before it started".to_string())?
 }
 
-/// Sends `signal` to the engine's process group (and the engine itself).
-#[cfg(unix)]
-pub fn signal(pid: u32, signal: i32) {
-    let pid = pid as i32;
-    if pid > 1 {
-        // SAFETY: kill(2) on a group and a pid we started; at worst they are gone.
-        unsafe {
-            libc::kill(-pid, signal);
-            libc::kill(pid, signal);
-        }
-    }
-}
-
-/// Whether process `pid` exists (and is not a zombie).
-pub fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .and_then(|rest| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
-}
-
-/// Whether process `pid` was started with `arg` on its command line.
-pub fn has_arg(pid: u32, arg: &str) -> bool {
-    std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|c| c.split(|b| *b == 0).any(|a| a == arg.as_bytes()))
-        .unwrap_or(false)
-}
-
-/// SIGTERM to a process Studio did not start this time (an engine left running), then SIGKILL
-/// after `grace`.
+/// Asks a process Studio did not start this time (an engine left running) to stop, then forces
+/// it after `grace`.
 pub fn stop_pid(pid: u32, grace: Duration) {
-    signal(pid, libc::SIGTERM);
+    stop(pid, Stop::Ask);
     let until = Instant::now() + grace;
     while alive(pid) && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(50));
     }
     if alive(pid) {
-        signal(pid, libc::SIGKILL);
+        stop(pid, Stop::Force);
     }
 }

@@ -1,0 +1,90 @@
+//! Linux and macOS: the engine leads its own process group; on Linux it also dies with the
+//! thread that started it (`PR_SET_PDEATHSIG`).
+
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command};
+
+use super::Stop;
+
+/// Before the engine starts: its own group (a stop reaches whatever it starts), and on Linux
+/// the death signal.
+pub fn prepare(cmd: &mut Command) {
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            if libc::setpgid(0, 0) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            #[cfg(target_os = "linux")]
+            {
+                // Studio gone (quit, crash, kill): the engine goes too.
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Studio died between fork and prctl: nobody would signal us.
+                if libc::getppid() == 1 {
+                    libc::_exit(1);
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Nothing more once it runs: the group and the death signal were set before exec.
+pub fn adopt(_child: &Child) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// SIGTERM or SIGKILL to the engine's process group, and to the engine itself.
+pub fn stop(pid: u32, how: Stop) {
+    let signal = match how {
+        Stop::Ask => libc::SIGTERM,
+        Stop::Force => libc::SIGKILL,
+    };
+    let pid = pid as i32;
+    if pid > 1 {
+        // SAFETY: kill(2) on a group and a pid we started; at worst they are gone.
+        unsafe {
+            libc::kill(-pid, signal);
+            libc::kill(pid, signal);
+        }
+    }
+}
+
+/// Whether process `pid` exists (and is not a zombie).
+#[cfg(target_os = "linux")]
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// Whether process `pid` exists (macOS has no /proc; our own children are reaped by their
+/// waiting thread, so a zombie of ours does not linger).
+#[cfg(not(target_os = "linux"))]
+pub fn alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    pid > 0
+        && (unsafe { libc::kill(pid, 0) } == 0
+            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
+}
+
+/// Whether process `pid` was started with `arg` on its command line.
+#[cfg(target_os = "linux")]
+pub fn has_arg(pid: u32, arg: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|c| c.split(|b| *b == 0).any(|a| a == arg.as_bytes()))
+        .unwrap_or(false)
+}
+
+#[cfg(not(target_os = "linux"))]
+pub use super::by_sysinfo::has_arg;
