@@ -48,7 +48,22 @@ pub fn path_inside(root: &Path, rel: &str) -> Result<PathBuf, String> {
     }
     let mut at = root.to_path_buf();
     for part in Path::new(rel).components() {
+        let written = part.as_os_str().to_str().unwrap_or_default();
+        let (listed, twins) = spellings(&at, written);
         at.push(part);
+        if let Some(twin) = twins.first() {
+            return Err(if listed {
+                format!(
+                    "\"{written}\" and \"{twin}\" (in \"{rel}\") differ only in case: Windows \
+                     and macOS keep one of them (rename one)"
+                )
+            } else {
+                format!(
+                    "\"{rel}\" is written \"{written}\" but the file is \"{twin}\": Windows and \
+                     macOS would find it, Linux would not (write the name as the file is)"
+                )
+            });
+        }
         match std::fs::symlink_metadata(&at) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 return Err(format!(
@@ -63,6 +78,25 @@ pub fn path_inside(root: &Path, rel: &str) -> Result<PathBuf, String> {
         }
     }
     Ok(at)
+}
+
+/// Whether the folder `dir` lists `name` as written, and its entries equal to `name` but for
+/// case. A pack must read the same on a case-sensitive file system (Linux) and a
+/// case-insensitive one (Windows, macOS), so a name is checked against the folder's listing,
+/// not only opened.
+fn spellings(dir: &Path, name: &str) -> (bool, Vec<String>) {
+    let lower = name.to_lowercase();
+    let (mut listed, mut twins) = (false, Vec::new());
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let entry = entry.file_name().to_string_lossy().into_owned();
+        if entry == name {
+            listed = true;
+        } else if entry.to_lowercase() == lower {
+            twins.push(entry);
+        }
+    }
+    twins.sort();
+    (listed, twins)
 }
 
 /// Opens `path` for reading without following a final link and without waiting on a FIFO.
@@ -161,6 +195,30 @@ mod portable_paths {
             "",
         ] {
             assert!(!stays_inside(bad), "{bad:?} accepted");
+        }
+    }
+}
+
+#[cfg(test)]
+mod case {
+    use super::path_inside;
+
+    #[test]
+    fn a_name_must_match_the_files_case_and_no_two_files_differ_by_case_alone() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir(t.path().join("Assets")).unwrap();
+        std::fs::write(t.path().join("Assets/Map.svg"), b"<svg/>").unwrap();
+        assert!(path_inside(t.path(), "Assets/Map.svg").is_ok());
+        // Found on Windows and macOS, not on Linux: refused everywhere, with the file's name.
+        let e = path_inside(t.path(), "assets/Map.svg").unwrap_err();
+        assert!(e.contains("the file is \"Assets\""), "{e}");
+        let e = path_inside(t.path(), "Assets/map.svg").unwrap_err();
+        assert!(e.contains("the file is \"Map.svg\""), "{e}");
+        // Two files one case-insensitive folder cannot hold.
+        std::fs::write(t.path().join("Assets/map.SVG"), b"<svg/>").unwrap();
+        if std::fs::read_dir(t.path().join("Assets")).unwrap().count() == 2 {
+            let e = path_inside(t.path(), "Assets/Map.svg").unwrap_err();
+            assert!(e.contains("differ only in case"), "{e}");
         }
     }
 }

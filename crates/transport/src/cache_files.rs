@@ -1,9 +1,10 @@
-//! The media cache's file handling, trusting nothing by name: private directories (0700) and
-//! files (0600), opens that never follow a symlink, and stamps that tell whether a file is the
-//! one Studio verified. The cache is shared with the terminal client (and anyone who can write
-//! there), so a name is a claim until Studio has hashed what it names.
+//! The media cache's file handling, trusting nothing by name: private directories and files
+//! (0700/0600; an owner-only ACL on Windows: see `platform`), opens that never follow a
+//! symlink, and stamps that tell whether a file is the one Studio verified. The cache is shared
+//! with the terminal client (and anyone who can write there), so a name is a claim until Studio
+//! has hashed what it names.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -52,36 +53,18 @@ impl Stamp {
 
 /// Creates `dir` (and its parents) and makes `dir` itself private to the user.
 pub(crate) fn private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir)?;
-    set_mode(dir, 0o700)
+    platform::private_dir(dir)
 }
 
-/// Tightens a path we own to `mode` (an existing cache may have been made 0755/0644).
-pub(crate) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let meta = std::fs::symlink_metadata(path)?;
-        if meta.permissions().mode() & 0o777 != mode {
-            std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (path, mode);
-    Ok(())
+/// Tightens a file we own to the user's alone (an existing cache may have been made 0644, or
+/// inherit a profile's wider ACL on Windows).
+pub(crate) fn make_private(path: &Path) -> io::Result<()> {
+    platform::make_private(path)
 }
 
 /// A new file only the user can read, failing if anything (a symlink included) is there.
 pub(crate) fn create_private(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
+    platform::create_new_private(path)
 }
 
 /// Opens for reading without following a symlink: a link at `path` is an error.

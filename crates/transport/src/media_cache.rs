@@ -216,7 +216,7 @@ impl MediaCache {
             }
             // Not (or no longer) the file we verified: hash it once. Made private first, so
             // the stamp we keep is the one after our own chmod.
-            let _ = cache_files::set_mode(&path, 0o600);
+            let _ = cache_files::make_private(&path);
             let before = Stamp::of(&file.metadata().ok()?);
             self.inner.verifications.fetch_add(1, Ordering::Relaxed);
             let mut hasher = Sha256::new();

@@ -18,13 +18,7 @@ const FULL: &[u8] =
 
 /// Makes `dir` (and its parents) and makes it private.
 pub fn private_dir(dir: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
-    }
-    Ok(())
+    platform::private_dir(dir)
 }
 
 /// Opens `path` to append, readable by its owner only (also a file an older Studio made 0644).
@@ -42,6 +36,9 @@ pub fn open_private(path: &Path) -> std::io::Result<File> {
         use std::os::unix::fs::PermissionsExt;
         file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     }
+    // Inside the private folder it inherited the rule; one made by an older Studio is tightened.
+    #[cfg(windows)]
+    platform::make_private(path)?;
     Ok(file)
 }
 

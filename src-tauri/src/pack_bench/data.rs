@@ -58,14 +58,8 @@ fn private_root(root: &Path) -> io::Result<()> {
             format!("{} is not a private folder of this user", root.display()),
         ));
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        if meta.permissions().mode() & 0o777 != 0o700 {
-            std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o700))?;
-        }
-    }
-    Ok(())
+    // What is made inside inherits the rule (on Windows, the owner-only ACL's one entry).
+    platform::make_private(root)
 }
 
 #[cfg(unix)]

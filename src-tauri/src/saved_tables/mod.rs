@@ -157,12 +157,9 @@ impl SavedTables {
         std::fs::create_dir_all(&self.dir).map_err(|e| e.to_string())?;
         let tmp = self.key_file().with_extension("json.tmp");
         let _ = std::fs::remove_file(&tmp);
-        // Created 0600 from the start: the key is never readable by anyone else, even briefly.
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options.open(&tmp).map_err(|e| e.to_string())?;
+        // The user's alone from the start (0600, or an owner-only ACL on Windows): the key is
+        // never readable by anyone else, even briefly.
+        let mut file = platform::create_new_private(&tmp).map_err(|e| e.to_string())?;
         file.write_all(&serde_json::to_vec(keys).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
         std::fs::rename(&tmp, self.key_file()).map_err(|e| e.to_string())

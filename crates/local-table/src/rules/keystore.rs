@@ -199,13 +199,7 @@ fn write_atomic(path: &Path, keys: &BTreeMap<String, KeyEntry>) -> Result<(), Er
     ));
     let result = (|| {
         // Keys are secrets: the file is the owner's alone from the moment it exists.
-        let mut file = {
-            let mut options = std::fs::OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            options.open(&tmp)?
-        };
+        let mut file = platform::create_new_private(&tmp)?;
         file.write_all(text.as_bytes())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)
