@@ -18,6 +18,7 @@ mod fuzz;
 mod fuzz_seeds;
 mod guard;
 mod icons;
+mod macos;
 mod setup;
 mod test;
 mod ui;
@@ -39,6 +40,7 @@ const USAGE: &str = "usage: cargo xtask <command>
   icons                 src-tauri/icons (.ico, .icns, PNG sizes) from assets/icon.png
   check-windows         clippy -D warnings of everything for x86_64-pc-windows-gnu (MinGW-w64), then
                         the pure crates' tests under Wine
+  check-macos           clippy -D warnings for x86_64-apple-darwin of the crates that need no Apple SDK
   bundle                a release Studio as .deb and .rpm (Tauri's bundler), smoke-tested as installed
   fuzz [--secs N] [--only TARGET] [--seed]
                         coverage-guided fuzzing (libFuzzer, stable): frames + reducer, ticket,
@@ -67,6 +69,7 @@ fn main() -> ExitCode {
         Some("bundle") => bundle::run(),
         Some("icons") => icons::write(),
         Some("check-windows") => windows::run(),
+        Some("check-macos") => macos::run(),
         Some("fresh") => fresh::run(&args[1..]),
         // The first step of `test`, alone: xtask's dependencies need no system library.
         Some("guard") => guard::xtask_needs_no_system_library(),

@@ -48,6 +48,10 @@ pub fn run() -> Result<(), String> {
     if let Err(e) = &windows {
         eprintln!("xtask: Windows: {e}");
     }
+    let macos = crate::macos::check();
+    if let Err(e) = &macos {
+        eprintln!("xtask: macOS: {e}");
+    }
     // The end-to-end tests drive this binary through tauri-driver.
     cargo(&["build", "-p", "loreweaver-studio"]).run()?;
 
@@ -174,8 +178,28 @@ pub fn run() -> Result<(), String> {
             false
         }
     };
+    let macos_ok = match &macos {
+        Ok(Some(n)) => {
+            println!(
+                "macOS ({}): clippy clean for the {n} crates that need no Apple SDK",
+                crate::macos::TARGET
+            );
+            true
+        }
+        Ok(None) => {
+            println!(
+                "macOS: not checked (rustup could not add {})",
+                crate::macos::TARGET
+            );
+            true
+        }
+        Err(e) => {
+            println!("macOS: {e}");
+            false
+        }
+    };
     println!("{passed} passed, {failed} failed{retry_note}{rerun_note}{fuzz_note}");
-    if ok && failed == 0 && fuzzed.is_ok() && windows_ok {
+    if ok && failed == 0 && fuzzed.is_ok() && windows_ok && macos_ok {
         Ok(())
     } else {
         Err("tests failed".into())

@@ -12,7 +12,9 @@ use tauri::ipc::Channel;
 use tauri::State;
 
 use super::tables::{discover, engine_view, hosted_dir, now_ms, probe, table_port, Table};
-use super::{process, Hosting, STOP_GRACE};
+use hosting::process;
+
+use super::{Hosting, STOP_GRACE};
 use crate::seat::{Dial, Kind, Seat};
 
 /// The engine Studio would use (probed) and the hosted engine's state.

@@ -3,12 +3,11 @@
 //! as keeper through the seat. The key goes to the seat only, never to the window. The
 //! engine's output is redacted (`hosting::log`) into a ring the Log drawer reads and into a log
 //! file in the profile's log folder. Stop is SIGTERM, then SIGKILL after 10 s; Studio's death
-//! takes the engine with it (`process`, `run`). The tables on disk and the engine chosen are
+//! takes the engine with it (`hosting::process`, `run`). The tables on disk and the engine chosen are
 //! `tables`; the window's commands are `commands`. What an engine is, its probe, the state
 //! machine and the list of hosted tables are the pure `hosting` crate.
 
 mod commands;
-pub(crate) mod process;
 mod run;
 mod tables;
 

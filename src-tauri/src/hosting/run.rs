@@ -9,7 +9,9 @@ use hosting::engine::Engine;
 use hosting::state::{Event, Phase};
 
 use super::tables::{now_ms, sidecar, Table};
-use super::{process, Hosting, LOOPBACK_LAUNCHER, STOP_GRACE, TICKET_WAIT};
+use hosting::process;
+
+use super::{Hosting, LOOPBACK_LAUNCHER, STOP_GRACE, TICKET_WAIT};
 
 /// The engine's end as a process reports it.
 struct Watch {

@@ -23,7 +23,7 @@ use transport::endpoint::{bind, NetworkMode};
 use transport::session::{JoinParams, Session, SessionHandle};
 
 use super::data::BenchData;
-use crate::hosting::process;
+use hosting::process;
 
 pub use follow::{Changed, Seen};
 

@@ -135,3 +135,6 @@ pub fn stop_pid(pid: u32, grace: Duration) {
         stop(pid, Stop::Force);
     }
 }
+
+#[cfg(test)]
+mod tests;
