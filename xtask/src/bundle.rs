@@ -18,26 +18,9 @@ pub fn run() -> Result<(), String> {
     let tauri = tools.join("bin/cargo-tauri");
     ui::build(&env)?;
 
-    // Every icon size the packages carry, from the one source image.
-    let icons = root().join("target/bundle-icons");
-    let _ = std::fs::remove_dir_all(&icons);
-    Cmd::new(&tauri)
-        .args(["icon", "assets/icon.png", "--output"])
-        .args([&icons])
-        .run()?;
-    let sizes = [
-        "32x32.png",
-        "64x64.png",
-        "128x128.png",
-        "128x128@2x.png",
-        "icon.png",
-    ];
-    let icon_paths: Vec<String> = sizes
-        .iter()
-        .map(|s| icons.join(s))
-        .filter(|p| p.exists())
-        .map(|p| p.display().to_string())
-        .collect();
+    // Every icon size the packages carry is kept in src-tauri/icons (named in tauri.conf.json)
+    // and must be what assets/icon.png makes (`cargo xtask icons`).
+    crate::icons::check()?;
     // The packages are named for the package (`loreweaver-studio_0.1.0_amd64.deb`), not the
     // window title, so the README's install lines match them; Depends come from setup's list.
     let deb_depends: Vec<&str> = setup::RUNTIME_DEPENDS.iter().map(|d| d.1).collect();
@@ -45,7 +28,6 @@ pub fn run() -> Result<(), String> {
     let overrides = serde_json::json!({
         "productName": "loreweaver-studio",
         "bundle": {
-            "icon": icon_paths,
             "linux": {"deb": {"depends": deb_depends}, "rpm": {"depends": rpm_depends}}
         }
     })

@@ -12,6 +12,7 @@ pub mod origin;
 mod page;
 pub mod scheme;
 pub mod watchdog;
+mod web_process;
 
 #[cfg(test)]
 mod tests;

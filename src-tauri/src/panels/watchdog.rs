@@ -5,8 +5,9 @@
 //! ping wakes a dozen threads across the app and its web process, and an idle table should
 //! cost nothing) and the interface answers. When a page is mounted and the answers stop
 //! for [`STALL_AFTER`], the backend turns that room's panel code off (remembered, like the
-//! person's own answer), ends the stuck web process, reloads the window, and the interface
-//! rejoins the room with a notice naming the pages that were running.
+//! person's own answer), ends the stuck web process (each platform's way: `web_process`),
+//! reloads the window, and the interface rejoins the room with a notice naming the pages that
+//! were running.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -227,19 +228,7 @@ fn recover(app: &AppHandle) {
     let Some(window) = app.get_webview_window("main") else {
         return;
     };
-    #[cfg(target_os = "linux")]
-    {
-        let _ = window.with_webview(|pw| {
-            use webkit2gtk::WebViewExt;
-            let view = pw.inner();
-            view.terminate_web_process();
-            view.reload();
-        });
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        let _ = window.reload();
-    }
+    super::web_process::end_and_reload(&window);
 }
 
 /// The interface opens its side of the heartbeat (once per page load).
