@@ -107,10 +107,13 @@ async fn failed_generate_and_update_match_the_engine() {
     let mut cfg = config("eng-gen");
     // A delayed answer would miss the 2 s window below: the failure must be prompt.
     cfg.pacing.generate = Duration::from_secs(10);
-    cfg.update_command = Some(
+    cfg.update_command = Some(if cfg!(windows) {
+        ">&2 echo fatal: not a git repository (or any of the parent directories): .git& exit 128"
+            .into()
+    } else {
         "echo 'fatal: not a git repository (or any of the parent directories): .git' >&2; exit 128"
-            .into(),
-    );
+            .into()
+    });
     let table = start(cfg).await;
     let (mut keeper, kw) = welcome(&table, KEEPER).await;
     let (_player, pw) = welcome(&table, PLAYER).await;
@@ -123,7 +126,12 @@ async fn failed_generate_and_update_match_the_engine() {
     let ours = keeper.try_next(Duration::from_secs(2)).await;
     assert_eq!(ours, Some(reply("keeper", "admin_generate")));
     keeper.send(sent("keeper", "admin_update_server")).await;
-    assert_eq!(keeper.next().await, reply("keeper", "admin_update_server"));
+    let mut ours = keeper.next().await;
+    // cmd ends its lines with CRLF.
+    if let Some(output) = ours["output"].as_str().filter(|_| cfg!(windows)) {
+        ours["output"] = output.replace("\r\n", "\n").into();
+    }
+    assert_eq!(ours, reply("keeper", "admin_update_server"));
     table.shutdown().await;
 }
 

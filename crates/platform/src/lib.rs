@@ -1,5 +1,6 @@
-//! The file rules Studio applies per platform, in one place. Private folders and files are in
-//! [`private_dir`] and its siblings; this page is about the other rule.
+//! The rules Studio applies per platform, in one place. Private folders and files are in
+//! [`private_dir`] and its siblings, whether a process runs is [`process_alive`]; this page is
+//! about the other rule.
 //!
 //! Opening a file that may be a trap: a pack's file, a cached picture, a file to share. Studio
 //! never follows a link there (a link could point at the person's keys) and never waits on a
@@ -17,7 +18,9 @@ use std::io;
 use std::path::Path;
 
 mod private;
+mod process;
 pub use private::{create_new_private, is_private, make_private, private_dir};
+pub use process::process_alive;
 
 /// The error a refused link carries on every platform (see [`is_link_refusal`]).
 #[derive(Debug)]

@@ -112,16 +112,5 @@ pub(crate) fn sweep_staging(cache_dir: &Path) {
 }
 
 fn process_alive(pid: u32) -> bool {
-    if pid == std::process::id() {
-        return true;
-    }
-    #[cfg(target_os = "linux")]
-    {
-        Path::new("/proc").join(pid.to_string()).exists()
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        // Without /proc, trust the age alone.
-        true
-    }
+    pid == std::process::id() || platform::process_alive(pid)
 }

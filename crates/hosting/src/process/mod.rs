@@ -1,8 +1,8 @@
 //! The engine as Studio's child: its own process group, ended with Studio, its stdout and
 //! stderr read line by line, its end reported.
 //!
-//! What "its own group" and "ended with Studio" mean is the platform's ([`platform`]): on
-//! Unix a process group, with `PR_SET_PDEATHSIG` on Linux (macOS has no such call: an engine
+//! What "its own group" and "ended with Studio" mean is the platform's (`unix.rs`,
+//! `windows.rs`): on Unix a process group, with `PR_SET_PDEATHSIG` on Linux (macOS has no such call: an engine
 //! outlives a crashed Studio there and is found as stale at the next start); on Windows a Job
 //! Object that kills its processes when Studio's handle to it closes, however Studio ends.
 //!
@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 mod by_sysinfo;
 #[cfg_attr(unix, path = "unix.rs")]
 #[cfg_attr(windows, path = "windows.rs")]
-mod platform;
+mod os;
 
-pub use platform::{alive, has_arg};
+pub use os::has_arg;
+pub use platform::process_alive as alive;
 
 /// How a stop is asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +34,7 @@ pub enum Stop {
 
 /// Stops the engine `pid` and its group as `how` says.
 pub fn stop(pid: u32, how: Stop) {
-    platform::stop(pid, how)
+    os::stop(pid, how)
 }
 
 /// Everything needed to start one engine process.
@@ -64,7 +65,7 @@ pub fn spawn(launch: Launch, watcher: std::sync::Arc<dyn Watcher>) -> Result<u32
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-            platform::prepare(&mut cmd);
+            os::prepare(&mut cmd);
             let mut child = match cmd.spawn() {
                 Ok(c) => c,
                 Err(e) => {
@@ -75,7 +76,7 @@ pub fn spawn(launch: Launch, watcher: std::sync::Arc<dyn Watcher>) -> Result<u32
                     return;
                 }
             };
-            if let Err(e) = platform::adopt(&child) {
+            if let Err(e) = os::adopt(&child) {
                 let _ = child.kill();
                 let _ = child.wait();
                 let _ = tx.send(Err(format!("the engine could not be tied to Studio: {e}")));

@@ -52,32 +52,6 @@ pub fn stop(pid: u32, how: Stop) {
     }
 }
 
-/// Whether process `pid` exists (and is not a zombie).
-#[cfg(target_os = "linux")]
-pub fn alive(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .and_then(|rest| rest.split_whitespace().next())
-            .is_some_and(|state| state != "Z" && state != "X"),
-        Err(_) => false,
-    }
-}
-
-/// Whether process `pid` exists (macOS has no /proc; our own children are reaped by their
-/// waiting thread, so a zombie of ours does not linger).
-#[cfg(not(target_os = "linux"))]
-pub fn alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists.
-    pid > 0
-        && (unsafe { libc::kill(pid, 0) } == 0
-            || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM))
-}
-
 /// Whether process `pid` was started with `arg` on its command line.
 #[cfg(target_os = "linux")]
 pub fn has_arg(pid: u32, arg: &str) -> bool {

@@ -142,8 +142,13 @@ async fn update_server(ctx: &Context) -> Value {
     let Some(cmd) = ctx.cfg.update_command.clone() else {
         return admin_error("not_configured", "No update command is configured.");
     };
-    let out = tokio::process::Command::new("sh")
-        .arg("-c")
+    // The system's shell, as an operator writes the command for it.
+    #[cfg(windows)]
+    let shell = ["cmd", "/C"];
+    #[cfg(not(windows))]
+    let shell = ["sh", "-c"];
+    let out = tokio::process::Command::new(shell[0])
+        .arg(shell[1])
         .arg(&cmd)
         .output()
         .await;

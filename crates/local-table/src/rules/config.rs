@@ -84,7 +84,8 @@ pub struct TableConfig {
     pub port: u16,
     pub pacing: Pacing,
     pub limits: Limits,
-    /// The operator's self-update command; enables the `update` feature for keepers.
+    /// The operator's self-update command (run by `sh -c`; `cmd /C` on Windows); enables the
+    /// `update` feature for keepers.
     pub update_command: Option<String>,
     pub locale: String,
     /// A new room starts with every pack enabled (the pack bench: an author's own pack).
