@@ -12,7 +12,9 @@ use crate::cmd::{cargo, Cmd};
 pub const TARGET: &str = "x86_64-apple-darwin";
 
 /// The crates that build for macOS without Apple's SDK.
-pub const CHECKED: &[&str] = &["protocol", "pack", "platform", "sound", "hosting", "ipc"];
+pub const CHECKED: &[&str] = &[
+    "protocol", "pack", "platform", "sound", "hosting", "ipc", "lorecard",
+];
 
 pub fn run() -> Result<(), String> {
     match check()? {

@@ -33,6 +33,7 @@ pub const UNDER_WINE: &[&str] = &[
     "ipc",
     "transport",
     "local-table",
+    "lorecard",
 ];
 
 /// iroh declares a `cdylib` crate type, and a test binary that links it exports its every

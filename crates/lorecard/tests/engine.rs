@@ -1,0 +1,199 @@
+//! The card forge's formats held to the real engine (#27): the engine's golden exports
+//! (`tests/fixtures/studio_export.*` in `../shared/engine`, made by the reference studio) are
+//! read by this crate and written again, and the engine's own parsers and importer must read
+//! Studio's files to the same card; then the engine's own fixture test runs against Studio's
+//! files in place of its fixtures.
+//!
+//! Linux only: the engine is installed for Linux (`cargo xtask setup`).
+#![cfg(target_os = "linux")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use lorecard::st::Flavour;
+use serde_json::{json, Value};
+
+fn fixture(name: &str) -> PathBuf {
+    test_support::engine_install()
+        .0
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// What the engine's parsers and importer make of each file (`engine_summary.py`).
+fn engine_reads(files: &[(&str, &Path)]) -> Vec<Value> {
+    let (dir, python) = test_support::engine_install();
+    let list: Vec<Value> = files
+        .iter()
+        .map(|(kind, path)| json!({"kind": kind, "path": path}))
+        .collect();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engine_summary.py");
+    let mut child = Command::new(python)
+        .arg(script)
+        .current_dir(&dir)
+        .env("PYTHONPATH", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the engine's Python starts");
+    serde_json::to_writer(child.stdin.take().unwrap(), &list).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "the engine could not read the cards:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("the summary is JSON")
+}
+
+/// Studio's three exports of the engine's fixtures, written into `dir` under the fixtures'
+/// own names.
+fn studio_exports(dir: &Path) {
+    let native = std::fs::read(fixture("studio_export.lorecard.json")).unwrap();
+    let card = lorecard::card::read(&native).unwrap();
+    std::fs::write(
+        dir.join("studio_export.lorecard.json"),
+        lorecard::card::write(&card),
+    )
+    .unwrap();
+
+    let st: Value =
+        serde_json::from_slice(&std::fs::read(fixture("studio_export.st.json")).unwrap()).unwrap();
+    let imported = lorecard::st::import(&st).unwrap();
+    assert_eq!(
+        imported.left_out,
+        Vec::<String>::new(),
+        "the fixture lost fields"
+    );
+    let v3 = lorecard::st::export_v3(&imported.card, Flavour::Release);
+    std::fs::write(
+        dir.join("studio_export.st.json"),
+        serde_json::to_string_pretty(&v3).unwrap(),
+    )
+    .unwrap();
+
+    let png = std::fs::read(fixture("studio_export.png")).unwrap();
+    let from_png = lorecard::st::import(&lorecard::png::read_card(&png).unwrap()).unwrap();
+    assert_eq!(
+        from_png.left_out,
+        Vec::<String>::new(),
+        "the PNG lost fields"
+    );
+    let card = from_png.card;
+    let out = lorecard::png::embed(
+        &png,
+        &lorecard::st::export_v2(&card, Flavour::Release),
+        &lorecard::st::export_v3(&card, Flavour::Release),
+    )
+    .unwrap();
+    std::fs::write(dir.join("studio_export.png"), out).unwrap();
+}
+
+#[test]
+fn the_native_card_is_written_back_byte_for_byte() {
+    let native = std::fs::read_to_string(fixture("studio_export.lorecard.json")).unwrap();
+    let card = lorecard::card::read(native.as_bytes()).unwrap();
+    assert_eq!(lorecard::card::write(&card), native);
+}
+
+#[test]
+fn the_engine_reads_studios_exports_to_the_same_cards() {
+    let t = tempfile::tempdir().unwrap();
+    studio_exports(t.path());
+    let names = [
+        ("lorecard", "studio_export.lorecard.json"),
+        ("card", "studio_export.st.json"),
+        ("card", "studio_export.png"),
+    ];
+    let golden: Vec<PathBuf> = names.iter().map(|(_, n)| fixture(n)).collect();
+    let ours: Vec<PathBuf> = names.iter().map(|(_, n)| t.path().join(n)).collect();
+    let all: Vec<(&str, &Path)> = names
+        .iter()
+        .zip(&golden)
+        .chain(names.iter().zip(&ours))
+        .map(|((kind, _), path)| (*kind, path.as_path()))
+        .collect();
+    let read = engine_reads(&all);
+    let (golden, ours) = read.split_at(3);
+    for ((_, name), (want, got)) in names.iter().zip(golden.iter().zip(ours)) {
+        let mut want = want.clone();
+        let mut carried = 0;
+        if *name != "studio_export.lorecard.json" {
+            // The reference studio writes an entry's trigger settings only where SillyTavern
+            // reads them (its `extensions`), so the engine's importer reads its defaults
+            // there; Studio writes them where the engine reads them too. The one that differs
+            // in these fixtures is the scan depth (4, read as 0 from the reference's file).
+            for (w, g) in want["imported"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .zip(got["imported"].as_array().unwrap())
+            {
+                if w["scan_depth"] != g["scan_depth"] {
+                    assert_eq!((&w["scan_depth"], &g["scan_depth"]), (&json!(0), &json!(4)));
+                    w["scan_depth"] = g["scan_depth"].clone();
+                    carried += 1;
+                }
+            }
+            assert!(
+                carried > 0,
+                "{name}: Studio's file does not give the engine the scan depth"
+            );
+        }
+        assert_eq!(
+            &want, got,
+            "the engine reads {name} differently from Studio's file"
+        );
+        assert_eq!(
+            got["warnings"].as_array().map_or(0, Vec::len),
+            0,
+            "{name}: warnings"
+        );
+    }
+    // Something was compared: the InitVar tree, the condition, the typed variables.
+    assert_eq!(ours[1]["initvar"][0]["世界"]["公寓"]["五层可见"], false);
+    assert_eq!(ours[0]["variables"][0]["id"], "理智");
+}
+
+#[test]
+fn the_engines_own_fixture_test_passes_on_studios_exports() {
+    let (dir, python) = test_support::engine_install();
+    let t = tempfile::tempdir().unwrap();
+    let tests = t.path().join("tests");
+    std::fs::create_dir_all(tests.join("core")).unwrap();
+    std::fs::create_dir_all(tests.join("fixtures")).unwrap();
+    studio_exports(&tests.join("fixtures"));
+    let test_file = tests.join("core/test_studio_export_fixture.py");
+    std::fs::copy(
+        dir.join("tests/core/test_studio_export_fixture.py"),
+        &test_file,
+    )
+    .unwrap();
+    // Every `test_` function of the engine's file, called as pytest would (none takes
+    // fixtures); the count must be the file's.
+    let runner = format!(
+        "import importlib.util, sys\n\
+         spec = importlib.util.spec_from_file_location('fixture_test', {path:?})\n\
+         module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module)\n\
+         names = [n for n in dir(module) if n.startswith('test_')]\n\
+         [getattr(module, n)() for n in names]\n\
+         print(len(names))\n",
+        path = test_file.display().to_string()
+    );
+    let out = Command::new(python)
+        .args(["-c", &runner])
+        .current_dir(&dir)
+        .env("PYTHONPATH", &dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the engine's fixture test fails on Studio's exports:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ran: usize = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let source = std::fs::read_to_string(&test_file).unwrap();
+    assert_eq!(ran, source.matches("\ndef test_").count());
+    assert!(ran >= 4, "only {ran} tests ran");
+}
