@@ -114,6 +114,9 @@ pub struct Entry {
     pub extra: Map<String, Value>,
 }
 
+/// A variable's kinds (`core.modvars.KINDS`).
+pub const VARIABLE_KINDS: [&str; 4] = ["number", "bool", "text", "enum"];
+
 /// The selective logics the engine knows, in SillyTavern's number order.
 pub const SELECTIVE_LOGICS: [&str; 4] = ["and_any", "not_all", "not_any", "and_all"];
 

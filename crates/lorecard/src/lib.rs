@@ -11,6 +11,7 @@
 //!   the engine both read them); import lists every field it could not carry.
 //! - [`png`]: a card inside a PNG: the `chara` (V2) and `ccv3` (V3) text chunks read, and
 //!   written exactly once each on a chosen image, older ones replaced.
+//! - [`world`]: world card or character card, by what the card carries, as the engine decides.
 //!
 //! The engine is the judge of every byte: the tests run Studio's exports through the engine's
 //! own parsers (`tests/engine.rs`).
@@ -18,6 +19,7 @@
 pub mod card;
 pub mod png;
 pub mod st;
+pub mod world;
 
 pub use card::{Entry, Lorecard, Variable};
 

@@ -6,8 +6,9 @@
 //! `@@if <expr>` line (the one form the engine's importer reads back). Trigger settings are
 //! written twice: in the entry's `extensions` where SillyTavern reads them, and at the entry's
 //! top level where the engine's importer (`core/worldbook.py`) reads them, so neither loses
-//! them. What SillyTavern has no shape for (typed variables, pregens, hooks, entry ids) goes
-//! under `data.extensions.loreweaver`, which SillyTavern keeps untouched and Studio reads back.
+//! them. Hook scripts go to `data.extensions.loreweaver_hooks`, where the engine reads them;
+//! what SillyTavern has no shape for (typed variables, pregens, entry ids) goes under
+//! `data.extensions.loreweaver`, which SillyTavern keeps untouched and Studio reads back.
 //! - [`Flavour::Release`] keeps keeper-only lore (marked `secret`, which the engine honours
 //!   only for a keeper's import) and keeper-only variables.
 //! - [`Flavour::Safe`] strips both: a card to share where players can read it.
@@ -31,6 +32,8 @@ pub enum Flavour {
 
 /// Where Studio keeps what SillyTavern has no field for.
 const OURS: &str = "loreweaver";
+/// Where the engine reads a SillyTavern card's hook scripts (`core.card_split`).
+pub const HOOKS_EXTENSION: &str = "loreweaver_hooks";
 
 /// The card as SillyTavern V3 JSON (`spec: chara_card_v3`).
 pub fn export_v3(card: &Lorecard, flavour: Flavour) -> Value {
@@ -63,10 +66,10 @@ pub fn export_v2(card: &Lorecard, flavour: Flavour) -> Value {
     if !card.pregens.is_empty() {
         ours.insert("pregens".into(), json!(card.pregens));
     }
-    if !card.hooks.is_empty() {
-        ours.insert("hooks".into(), json!(card.hooks));
-    }
     let mut extensions = Map::new();
+    if !card.hooks.is_empty() {
+        extensions.insert(HOOKS_EXTENSION.into(), json!(card.hooks));
+    }
     if !ours.is_empty() {
         extensions.insert(OURS.into(), Value::Object(ours));
     }
@@ -219,6 +222,8 @@ pub fn import(raw: &Value) -> Result<Imported, Error> {
         for (key, value) in extensions {
             if key == OURS {
                 ours_in(value, &mut card, &mut left_out);
+            } else if key == HOOKS_EXTENSION {
+                card.hooks = value.as_array().cloned().unwrap_or_default();
             } else if !is_blank(value) {
                 left_out.push(format!("data.extensions.{key}"));
             }
@@ -260,9 +265,6 @@ fn ours_in(value: &Value, card: &mut Lorecard, left_out: &mut Vec<String>) {
         Ok(p) => card.pregens = p,
         Err(_) if value.get("pregens").is_none() => {}
         Err(e) => left_out.push(format!("data.extensions.loreweaver.pregens: {e}")),
-    }
-    if let Some(hooks) = take("hooks").as_array() {
-        card.hooks = hooks.clone();
     }
 }
 

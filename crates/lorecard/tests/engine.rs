@@ -197,3 +197,109 @@ fn the_engines_own_fixture_test_passes_on_studios_exports() {
     assert_eq!(ran, source.matches("\ndef test_").count());
     assert!(ran >= 4, "only {ran} tests ran");
 }
+
+/// The engine's packer decides a card's kind from what it carries (`core.pack.detect_card_kind`);
+/// Studio's `world::payloads` must decide the same on every case, plain and machinery-laden.
+#[test]
+fn the_engine_and_studio_agree_on_world_or_character() {
+    let native = |extra: Value| {
+        let mut card = json!({"format": "loreweaver.card", "format_version": 1, "name": "N",
+            "worldbook": [{"title": "home", "content": "a house"}]});
+        card.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        card
+    };
+    let st = |data: Value| json!({"spec": "chara_card_v2", "spec_version": "2.0", "data": data});
+    let cases: Vec<(&str, Value)> = vec![
+        ("plain native", native(json!({}))),
+        ("hooks", native(json!({"hooks": ["on('turn', f)"]}))),
+        ("blank hook", native(json!({"hooks": ["  "]}))),
+        (
+            "typed variable",
+            native(json!({"variables": [{"id": "hp", "kind": "number", "default": 1}]})),
+        ),
+        (
+            "unknown kind",
+            native(json!({"variables": [{"id": "hp", "kind": "colour"}]})),
+        ),
+        (
+            "secret lore",
+            native(json!({"worldbook": [{"title": "s", "content": "x", "secret": true}]})),
+        ),
+        (
+            "empty secret",
+            native(json!({"worldbook": [{"title": "s", "content": "", "secret": true}]})),
+        ),
+        (
+            "native InitVar",
+            native(json!({"worldbook": [{"title": "[InitVar]", "content": "a: 1"}]})),
+        ),
+        (
+            "EJS in the opening",
+            native(json!({"opening": "hi <%= user %>"})),
+        ),
+        ("plain ST", st(json!({"name": "A", "description": "kind"}))),
+        (
+            "ST InitVar",
+            st(json!({"name": "A", "character_book": {"entries": [
+            {"comment": "「[InitVar]变量」", "content": "a: 1", "keys": []}]}})),
+        ),
+        (
+            "ST decorator",
+            st(json!({"name": "A", "character_book": {"entries": [
+            {"comment": "v", "content": "@@initial_variables\na: 1", "keys": []}]}})),
+        ),
+        (
+            "ST hooks",
+            st(json!({"name": "A", "extensions": {"loreweaver_hooks": [{"code": "x()"}]}})),
+        ),
+        (
+            "ST EJS lore",
+            st(json!({"name": "A", "character_book": {"entries": [
+            {"comment": "t", "content": "<% if (x) { %>y<% } %>", "keys": []}]}})),
+        ),
+        (
+            "ST percent",
+            st(json!({"name": "A", "description": "100% sure"})),
+        ),
+    ];
+    let t = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for (i, (_, card)) in cases.iter().enumerate() {
+        let path = t.path().join(format!("card{i}.json"));
+        std::fs::write(&path, serde_json::to_vec(card).unwrap()).unwrap();
+        paths.push(path);
+    }
+    let (dir, python) = test_support::engine_install();
+    let runner = "import json, sys\n\
+         from core.pack import detect_card_kind\n\
+         print(json.dumps([detect_card_kind(p, open(p, 'rb').read()) for p in sys.argv[1:]]))\n";
+    let out = Command::new(python)
+        .args(["-c", runner])
+        .args(&paths)
+        .current_dir(&dir)
+        .env("PYTHONPATH", &dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let engine: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
+    let mut worlds = 0;
+    for ((what, card), engine) in cases.iter().zip(&engine) {
+        let ours = lorecard::world::payloads(card).kind();
+        assert_eq!(
+            ours, engine,
+            "{what}: Studio says {ours}, the engine {engine}"
+        );
+        worlds += usize::from(ours == "world");
+    }
+    assert!(
+        worlds >= 8 && worlds < cases.len(),
+        "{worlds} world cards of {}",
+        cases.len()
+    );
+}

@@ -11,7 +11,8 @@ pub const CARD_FORMAT: &str = "loreweaver.card";
 pub const CARD_FORMAT_VERSION: i64 = 1;
 pub const VAR_KINDS: &[&str] = &["number", "bool", "text", "enum"];
 
-/// One card file: its pack-relative path and its 拆卡 kind (`character` or `world`).
+/// One card file: its pack-relative path and its 拆卡 kind (`character` or `world`, from its
+/// payloads: `lorecard::world`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Card {
     pub path: String,
@@ -49,7 +50,13 @@ impl VarDef {
 
 /// Reads a card file (JSON, read through the YAML reader for positions; plain JSON parse as
 /// the fallback) and its variables.
-pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDef>) -> Card {
+pub fn card(
+    rel: &str,
+    text: &str,
+    problems: &mut Problems,
+    warnings: &mut Vec<Problem>,
+    vars: &mut Vec<VarDef>,
+) -> Card {
     let doc = match yaml::parse(text) {
         Ok(d) => d,
         Err(_) => match serde_json::from_str::<Value>(text) {
@@ -97,7 +104,9 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
             ),
         }
     }
-    let declared = doc.get("kind").and_then(Node::as_str);
+    if doc.get("format").and_then(Node::as_str) == Some(CARD_FORMAT) {
+        crate::worldbook::check(rel, &doc, problems, warnings);
+    }
     let list = doc.get("variables");
     if list.is_some() {
         match doc.get("format").and_then(Node::as_str) {
@@ -136,12 +145,11 @@ pub fn card(rel: &str, text: &str, problems: &mut Problems, vars: &mut Vec<VarDe
             ),
         }
     }
-    let kind = match declared {
-        Some("world") => "world",
-        Some("character") => "character",
-        _ if list.is_some() => "world",
-        _ => "character",
-    };
+    // World or character by what the card carries, as the engine's packer decides (a card
+    // cannot say which it is).
+    let kind = serde_json::from_str::<Value>(text)
+        .map(|json| lorecard::world::payloads(&json).kind())
+        .unwrap_or("character");
     Card {
         path: rel.into(),
         kind,

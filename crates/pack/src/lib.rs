@@ -18,6 +18,7 @@ pub mod files;
 pub mod manifest;
 mod panels;
 mod problem;
+mod worldbook;
 pub mod yaml;
 
 use std::collections::HashMap;
@@ -81,6 +82,9 @@ pub struct Pack {
     pub cards: Vec<Card>,
     /// The module variables the world cards define, in definition order.
     pub variables: Vec<VarDef>,
+    /// What the engine accepts but skips, ignores or never fires (the pack loads; the bench
+    /// shows each where it is).
+    pub warnings: Vec<Problem>,
 }
 
 fn read_yaml(dir: &Path, rel: &str, problems: &mut Problems) -> Option<yaml::Node> {
@@ -153,10 +157,17 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
     unlisted(dir, &manifest, &mut problems);
     let mut cards = Vec::new();
     let mut variables = Vec::new();
+    let mut warnings = Vec::new();
     for entry in manifest.files("cards") {
         let rel = entry.path.as_str();
         match files::read_text_inside(dir, rel, files::MAX_YAML_BYTES) {
-            Ok(text) => cards.push(cards::card(rel, &text, &mut problems, &mut variables)),
+            Ok(text) => cards.push(cards::card(
+                rel,
+                &text,
+                &mut problems,
+                &mut warnings,
+                &mut variables,
+            )),
             Err(e) => problems.at(
                 "pack.yaml",
                 &entry.node,
@@ -175,6 +186,7 @@ pub fn load(dir: &Path) -> Result<Pack, Vec<Problem>> {
         assets: store.by_hash,
         cards,
         variables,
+        warnings,
     })
 }
 

@@ -135,6 +135,23 @@ fn cases() -> Vec<Case> {
                 .collect();
             write(d, CARD, &bytes);
         }),
+        case("513 worldbook entries", BENCH, |d| {
+            let entries: Vec<String> = (0..513)
+                .map(|i| format!("{{\"title\": \"e{i}\", \"content\": \"x\"}}"))
+                .collect();
+            let with = format!(
+                "\"name\": \"Bench world\",\n  \"worldbook\": [{}],",
+                entries.join(",")
+            );
+            edit(d, CARD, "\"name\": \"Bench world\",", &with)
+        }),
+        case("a worldbook entry over 128 KiB", BENCH, |d| {
+            let big = "x".repeat(128 * 1024 + 1);
+            let with = format!(
+                "\"name\": \"Bench world\",\n  \"worldbook\": [{{\"title\": \"t\", \"content\": \"{big}\"}}],"
+            );
+            edit(d, CARD, "\"name\": \"Bench world\",", &with)
+        }),
         case("missing card file", BENCH, |d| remove(d, CARD)),
         case("missing panels file", BENCH, |d| remove(d, PANELS)),
         case("panels file not UTF-8", BENCH, |d| {

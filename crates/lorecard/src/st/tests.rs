@@ -4,6 +4,7 @@ fn card() -> Lorecard {
     let mut card = Lorecard::new("回廊公寓");
     card.opening = "雨声里".into();
     card.alternate_openings = vec!["醒来".into()];
+    card.hooks = vec![json!("on('turn', f)"), json!({"code": "g()"})];
     card.worldbook = vec![
         Entry {
             title: "住户名册".into(),
@@ -46,6 +47,10 @@ fn release_keeps_everything_and_reads_back_to_the_same_card() {
     assert_eq!(entries[0]["selective_logic"], "not_any");
     assert_eq!(entries[0]["probability"], 40);
     assert_eq!(entries[1]["secret"], true);
+    assert_eq!(
+        v3["data"]["extensions"]["loreweaver_hooks"][1]["code"],
+        "g()"
+    );
     let back = import(&v3).unwrap();
     assert_eq!(back.left_out, Vec::<String>::new());
     let mut want = card.clone();
