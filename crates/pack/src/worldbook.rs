@@ -81,16 +81,19 @@ fn entry(
         return;
     }
     let content = entry.get("content");
-    match content.map(|c| &c.kind) {
-        Some(Kind::Seq(_) | Kind::Map(_)) => {
-            warn(
-                content.unwrap(),
-                format!("{title}: content must be text: the engine skips the entry"),
-                "write the content as one string",
-            );
-            return;
-        }
-        _ => {}
+    if let Some(
+        node @ Node {
+            kind: Kind::Seq(_) | Kind::Map(_),
+            ..
+        },
+    ) = content
+    {
+        warn(
+            node,
+            format!("{title}: content must be text: the engine skips the entry"),
+            "write the content as one string",
+        );
+        return;
     }
     let text = content.map(scalar).unwrap_or_default();
     if text.len() > MAX_ENTRY_CONTENT_BYTES {
