@@ -91,14 +91,18 @@ fn what_the_engine_refuses_stops_the_pack() {
         entries.join(",")
     );
     write(dir.path(), "cards/world.lorecard.json", &card);
-    let problems = load(dir.path()).err().expect("513 entries loaded");
+    let Err(problems) = load(dir.path()) else {
+        panic!("513 entries loaded")
+    };
     assert!(problems[0].message.contains("513 entries"), "{problems:#?}");
     let big = "x".repeat(128 * 1024 + 1);
     let card = format!(
         "{{\"format\": \"loreweaver.card\", \"format_version\": 1, \"worldbook\": [{{\"title\": \"t\", \"content\": \"{big}\"}}]}}"
     );
     write(dir.path(), "cards/world.lorecard.json", &card);
-    let problems = load(dir.path()).err().expect("a 128 KiB entry loaded");
+    let Err(problems) = load(dir.path()) else {
+        panic!("a 128 KiB entry loaded")
+    };
     assert!(
         problems[0].message.contains("over 128 KiB"),
         "{problems:#?}"
