@@ -1,8 +1,9 @@
 //! The pack author's bench in the real window: `--pack <dir>` opens a copy of a fixture pack;
 //! an edit on disk (a title, a `visible_when`) repaints without a restart; a broken YAML file and
 //! an unknown block kind are listed with file:line:column while the last good panels stay;
-//! fixing it clears the list; the world card's variables fill the editor (the keeper-only one
-//! flagged) and a value set there raises a badge; an injected event reaches the tier-2 page and
+//! fixing it clears the list; lore the engine would never fire (a condition that does not
+//! parse) is a warning at its line while the pack loads; the world card's variables fill the
+//! editor (the keeper-only one flagged) and a value set there raises a badge; an injected event reaches the tier-2 page and
 //! the page's `send` (on a click) shows in the intent log; a manifest that replaces the last one
 //! keeps the unchanged page mounted (its state too) and re-mounts a changed one; the theme and
 //! language preview; each viewer lists the panels it does not receive.
@@ -118,6 +119,27 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     std::fs::write(&panels, &good).unwrap();
     wait_for(Duration::from_secs(10), "the badge gone again", || {
         s.find(badge).is_none().then_some(())
+    });
+
+    // Lore the engine would never fire: the pack still loads, a warning names its line.
+    let card = dir.join("cards/world.lorecard.json");
+    let card_text = std::fs::read_to_string(&card).unwrap();
+    let lore = "\"name\": \"Bench world\",\n  \"worldbook\": [{\"title\": \"Tide lore\", \"content\": \"x\", \"condition\": \"tide >=\"}],";
+    std::fs::write(&card, card_text.replace("\"name\": \"Bench world\",", lore)).unwrap();
+    let warning = wait_text(
+        &s,
+        "#bench-warnings [data-place^='cards/world.lorecard.json:5:']",
+        "the condition's warning",
+        |t| t.contains("\"Tide lore\": the condition does not parse"),
+    );
+    assert!(
+        s.find("#bench-errors").is_none(),
+        "a warning stopped the pack: {warning}"
+    );
+    s.screenshot(&out_dir().join("bench-warning.png"));
+    std::fs::write(&card, &card_text).unwrap();
+    wait_for(Duration::from_secs(10), "the warning to clear", || {
+        s.find("#bench-warnings").is_none().then_some(())
     });
 
     // The world card's variables fill the editor; the keeper-only one is flagged.

@@ -87,6 +87,10 @@ pub struct PackBenchStatus {
     /// Empty when the pack loaded; else everything its build would refuse (the last good
     /// pack stays served).
     pub problems: Vec<Problem>,
+    /// What the engine accepts but skips, ignores or never fires, where it is (only while the
+    /// pack loads: a refused pack's warnings would be its last good version's).
+    #[serde(default)]
+    pub warnings: Vec<Problem>,
     /// Every panel of the pack and who receives it.
     pub panels: Vec<PackBenchPanel>,
     /// Reloads so far (0 = the first load).

@@ -74,6 +74,17 @@ impl PacksHandle {
             .map(|p| (p.id, p.audience.as_str()))
             .collect()
     }
+
+    /// What the served packs' lint warns of (the engine accepts it but skips, ignores or never
+    /// fires it), in file order.
+    pub fn warnings(&self) -> Vec<pack::Problem> {
+        self.0
+            .packs
+            .all()
+            .iter()
+            .flat_map(|p| p.warnings.clone())
+            .collect()
+    }
 }
 
 /// A started table.

@@ -117,6 +117,16 @@ impl Report {
         PackBenchStatus {
             dir: self.0.dir.display().to_string(),
             viewer,
+            warnings: if problems.is_empty() {
+                self.0
+                    .packs
+                    .warnings()
+                    .into_iter()
+                    .map(super::problem)
+                    .collect()
+            } else {
+                vec![]
+            },
             problems,
             panels: self
                 .0

@@ -143,13 +143,15 @@ pub fn BenchPane(table: Table) -> impl IntoView {
                         <div class="bench-errors" id="bench-errors" role="alert">
                             <strong>{tr(locale.get(), "bench.stale")}</strong>
                             <ul>
-                                {s.problems.iter().map(|p| view! {
-                                    <li class="bench-problem" data-place=p.place()>
-                                        <code class="bench-place">{p.place()}</code>" "
-                                        <span class="bench-message">{p.message.clone()}</span>
-                                        {(!p.hint.is_empty()).then(|| view! { <div class="bench-hint">{p.hint.clone()}</div> })}
-                                    </li>
-                                }).collect_view()}
+                                {s.problems.iter().map(|p| finding(p, false)).collect_view()}
+                            </ul>
+                        </div>
+                    })}
+                    {(s.problems.is_empty() && !s.warnings.is_empty()).then(|| view! {
+                        <div class="bench-warnings" id="bench-warnings" role="status">
+                            <strong>{tr(locale.get(), "bench.warnings")}</strong>
+                            <ul>
+                                {s.warnings.iter().map(|p| finding(p, true)).collect_view()}
                             </ul>
                         </div>
                     })}
@@ -198,5 +200,16 @@ fn Preview() -> impl IntoView {
             <button id="bench-en" class:current=move || locale.get() == Locale::En on:click=move |_| locale.set(Locale::En)>"EN"</button>
             <button id="bench-zh" class:current=move || locale.get() == Locale::Zh on:click=move |_| locale.set(Locale::Zh)>"中文"</button>
         </span>
+    }
+}
+
+/// One of the lint's findings: where, what, and the fix (a warning drawn quieter).
+fn finding(p: &Problem, warning: bool) -> impl IntoView {
+    view! {
+        <li class="bench-problem" class:bench-warning=warning data-place=p.place()>
+            <code class="bench-place">{p.place()}</code>" "
+            <span class="bench-message">{p.message.clone()}</span>
+            {(!p.hint.is_empty()).then(|| view! { <div class="bench-hint">{p.hint.clone()}</div> })}
+        </li>
     }
 }

@@ -30,6 +30,10 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
             "The pack does not load; the panels below are the last good version.",
             "扩展包无法加载；下面显示的是上一个可用版本。",
         ),
+        "bench.warnings" => (
+            "The pack loads; the engine will skip or never fire these:",
+            "扩展包可以加载；引擎会跳过或永不触发以下内容：",
+        ),
         "bench.not_in_manifest" => ("not in this viewer's manifest:", "不在此视角的清单中："),
         "bench.audience_keeper" => ("audience is keeper only", "受众仅为主持人"),
         "bench.audience_players" => ("audience is players only", "受众仅为玩家"),
