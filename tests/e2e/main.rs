@@ -6,6 +6,7 @@
 #![cfg(target_os = "linux")]
 
 mod accessibility;
+mod card_forge;
 mod characters;
 mod connect_screen;
 mod demo_performances;

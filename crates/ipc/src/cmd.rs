@@ -174,4 +174,17 @@ commands! {
     /// Installs a built `.lwpack` on the table Studio hosts now (the keeper's `.pack install`:
     /// installed and enabled in its room); the reply is the engine's answer.
     InstallPackToHosted = "install_pack_to_hosted" { path: String } -> PackInstalled;
+
+    // The card forge (in the bench): the open pack's card files, edited as the files they are.
+    /// The pack's cards: native ones open in the forge.
+    ForgeCards = "forge_cards" {} -> Vec<ForgeCardInfo>;
+    /// A native card's document and the version read (`base`, for a save to compare).
+    ForgeOpen = "forge_open" { path: String } -> ForgeDocument;
+    /// Writes `card` (the whole native document) to `path`, in the stable key order; refused,
+    /// with nothing written, when the file changed on disk since `base` (unless `overwrite`)
+    /// or when the document is not a native card. The reply is the new base.
+    ForgeSave = "forge_save" { path: String, card: serde_json::Value, base: String, overwrite: bool } -> String;
+    /// A new world card named `name` in `cards/`, listed under the pack's `contents.cards`;
+    /// the reply is its path.
+    ForgeNew = "forge_new" { name: String } -> String;
 }

@@ -230,6 +230,27 @@ pub struct PackBenchPanel {
     pub audience: String,
 }
 
+/// One card file of the bench's pack.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForgeCardInfo {
+    /// Relative to the pack folder.
+    pub path: String,
+    pub name: String,
+    /// `world` or `character`, as the engine decides it from what the card carries.
+    pub kind: String,
+    /// A native card (`loreweaver.card`) opens in the forge; another (SillyTavern) does not.
+    pub native: bool,
+}
+
+/// A native card as the forge edits it: the whole document (unknown fields included) and the
+/// sha256 of the bytes read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ForgeDocument {
+    pub path: String,
+    pub card: serde_json::Value,
+    pub base: String,
+}
+
 /// A variable of the bench's room, hidden ones too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PackBenchVar {

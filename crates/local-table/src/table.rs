@@ -75,6 +75,16 @@ impl PacksHandle {
             .collect()
     }
 
+    /// The card files of the served packs, relative to their folders.
+    pub fn card_paths(&self) -> Vec<String> {
+        self.0
+            .packs
+            .all()
+            .iter()
+            .flat_map(|p| p.cards.iter().map(|c| c.path.clone()))
+            .collect()
+    }
+
     /// What the served packs' lint warns of (the engine accepts it but skips, ignores or never
     /// fires it), in file order.
     pub fn warnings(&self) -> Vec<pack::Problem> {

@@ -12,6 +12,7 @@
 pub mod assets;
 mod blocks;
 mod cards;
+pub mod contents;
 pub mod differences;
 pub mod engine_verdict;
 pub mod files;

@@ -11,6 +11,7 @@
 mod commands;
 pub mod data;
 mod engine;
+mod forge;
 mod install;
 mod on_engine;
 mod report;
@@ -27,6 +28,7 @@ use tauri::ipc::Channel;
 
 pub use commands::*;
 pub use engine::*;
+pub use forge::*;
 pub use install::*;
 pub use vars::*;
 
@@ -185,6 +187,14 @@ impl PackBench {
     }
 
     /// Runs `f` on the open bench's table.
+    /// The open pack's folder.
+    pub async fn dir(&self) -> Result<std::path::PathBuf, String> {
+        match self.0.lock().await.as_ref() {
+            Some(open) => Ok(open.bench.dir.clone()),
+            None => Err("no pack is open on the bench".into()),
+        }
+    }
+
     pub async fn with_table<R>(&self, f: impl FnOnce(&RunningTable) -> R) -> Result<R, String> {
         match self.0.lock().await.as_ref() {
             Some(open) => Ok(f(&open.table)),

@@ -4,6 +4,7 @@
 
 mod beside;
 mod engine;
+mod forge;
 mod on_engine;
 pub mod text;
 mod tools;
@@ -177,6 +178,7 @@ pub fn BenchPane(table: Table) -> impl IntoView {
             <section class="bench-pane bench-tools-row" aria-label=move || tr(locale.get(), "bench.tools_row")>
                 <on_engine::OnEngine table=table/>
                 <vars::VarsEditor table=table/>
+                <forge::Forge table=table/>
                 <tools::AuthorTools table=table/>
                 {move || bench_dir.get().map(|dir| view! {
                     <engine::EngineVerdict dir=dir/>

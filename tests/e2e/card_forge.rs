@@ -1,0 +1,158 @@
+//! The card forge in the real window (#27): on a copy of the bench's fixture pack, an author
+//! makes a new world card, writes two worldbook entries (one with a condition, one
+//! keeper-only) and a variable with a range, and saves: the card file on disk is a native card
+//! with all of it, `pack.yaml` lists it, and the bench shows the variable. A condition broken
+//! in the form and saved is a warning at that entry's line; an edit made on disk meanwhile
+//! refuses the next save (nothing typed lost) until the author saves over it.
+
+use std::path::Path;
+use std::time::Duration;
+
+use studio_e2e::keeper::{click, wait_text};
+use studio_e2e::Session;
+use studio_e2e::{open_studio_args, out_dir, wait_for};
+use test_support::copy_dir;
+
+/// Types into a field of the forge, scrolled into its box first (the tools row scrolls).
+fn fill(s: &Session, css: &str, text: &str) {
+    let el = wait_for(Duration::from_secs(10), css, || s.find(css));
+    let _ = s.execute(
+        "arguments[0].scrollIntoView({block: 'center'}); return 0;",
+        serde_json::json!([el.to_json()]),
+    );
+    s.clear(&el);
+    s.type_text(&el, text);
+}
+
+#[test]
+fn an_author_writes_a_world_card_in_the_forge() {
+    let _scenario = studio_e2e::scenario();
+    let dir = std::env::temp_dir().join(format!("studio-e2e-forge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench-pack"),
+        &dir,
+    );
+    let dir_text = dir.to_string_lossy().into_owned();
+    let s = open_studio_args(&[], &["--pack", &dir_text]);
+    // The pack's own card is listed, as the engine classifies it.
+    wait_text(
+        &s,
+        "[data-forge-card='cards/world.lorecard.json'] + .forge-kind",
+        "the pack's world card",
+        |t| t == "world",
+    );
+
+    fill(&s, "#forge-new-name", "Harbour Lore");
+    click(&s, "#forge-new");
+    let card_rel = "cards/harbour-lore.lorecard.json";
+    wait_for(Duration::from_secs(20), "the new card's form", || {
+        s.find(&format!("#forge-card[data-path='{card_rel}']"))
+    });
+    fill(&s, "#forge-opening", "Fog rolls over the quay.");
+    click(&s, "#forge-add-entry");
+    click(&s, "#forge-add-entry");
+    let entry =
+        |i: usize, field: &str| format!(".forge-entry[data-entry='{i}'] [data-field='{field}']");
+    fill(&s, &entry(0, "title"), "Tide tables");
+    fill(&s, &entry(0, "keys"), "tide, 潮");
+    fill(&s, &entry(0, "condition"), "tide >= 2");
+    fill(&s, &entry(0, "content"), "The tide turns at dusk.");
+    fill(&s, &entry(1, "title"), "The ferryman's debt");
+    fill(&s, &entry(1, "content"), "He owes the harbour master.");
+    click(&s, &entry(1, "secret"));
+    click(&s, "#forge-add-var");
+    let var = |field: &str| format!(".forge-var[data-var='0'] [data-field='{field}']");
+    fill(&s, &var("id"), "depth");
+    fill(&s, &var("default"), "3");
+    fill(&s, &var("minimum"), "0");
+    fill(&s, &var("maximum"), "9");
+    click(&s, "#forge-save");
+    wait_text(&s, "#forge-status", "the save", |t| t == "Saved.");
+
+    // On disk: a native card with everything typed, and listed in pack.yaml.
+    let file = dir.join(card_rel);
+    let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(card.name, "Harbour Lore");
+    assert_eq!(card.opening, "Fog rolls over the quay.");
+    let (tide, debt) = (&card.worldbook[0], &card.worldbook[1]);
+    assert_eq!(
+        (tide.keys.clone(), tide.condition.as_str()),
+        (vec!["tide".into(), "潮".into()], "tide >= 2")
+    );
+    assert!(debt.secret && !tide.secret);
+    let depth = &card.variables[0];
+    assert_eq!(
+        (depth.id.as_str(), depth.kind.as_str()),
+        ("depth", "number")
+    );
+    assert_eq!(
+        (
+            depth.default.clone(),
+            depth.minimum.clone(),
+            depth.maximum.clone()
+        ),
+        (serde_json::json!(3), Some(0.into()), Some(9.into()))
+    );
+    let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
+    assert!(
+        manifest.contains(card_rel),
+        "pack.yaml does not list the card:\n{manifest}"
+    );
+    // The bench reloaded the pack with it: the variable is in the room.
+    wait_for(
+        Duration::from_secs(20),
+        "the card's variable in the bench",
+        || s.find("#bench-vars [data-var-row='depth']"),
+    );
+    wait_text(
+        &s,
+        &format!("[data-forge-card='{card_rel}'] + .forge-kind"),
+        "the new card's kind",
+        |t| t == "world",
+    );
+    s.screenshot(&out_dir().join("forge-saved.png"));
+
+    // A broken condition: a warning at that entry's line, the pack still loads.
+    fill(&s, &entry(0, "condition"), "tide >=");
+    click(&s, "#forge-save");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = wait_for(
+        Duration::from_secs(10),
+        "the broken condition on disk",
+        || {
+            let text = std::fs::read_to_string(&file).ok()?;
+            text.lines()
+                .position(|l| l.contains("\"condition\": \"tide >=\""))
+                .map(|i| i + 1)
+        },
+    );
+    let _ = text;
+    wait_text(
+        &s,
+        &format!("#bench-warnings [data-place^='{card_rel}:{line}:']"),
+        "the condition's warning at its line",
+        |t| t.contains("\"Tide tables\": the condition does not parse"),
+    );
+
+    // Someone edits the file meanwhile: the next save is refused and keeps the form.
+    let on_disk = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(
+        &file,
+        on_disk.replace("Fog rolls over the quay.", "Edited elsewhere."),
+    )
+    .unwrap();
+    fill(&s, &entry(0, "condition"), "tide >= 3");
+    click(&s, "#forge-save");
+    wait_text(&s, "#forge-status", "the refused save", |t| {
+        t.contains("changed on disk")
+    });
+    assert!(std::fs::read_to_string(&file)
+        .unwrap()
+        .contains("Edited elsewhere."));
+    click(&s, "#forge-overwrite");
+    wait_text(&s, "#forge-status", "the save over it", |t| t == "Saved.");
+    let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(card.worldbook[0].condition, "tide >= 3");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,347 @@
+//! The card forge: the pack's cards by kind, a native card opened in a form (its text, its
+//! worldbook entries with keys, `@@if` condition and keeper-only flag, its typed variables),
+//! saved to the card file itself; the bench then reloads as for any save. The form edits the
+//! card's whole document, so fields it does not show are written back untouched; a save that
+//! fails keeps everything typed and says why.
+
+use ipc::{ForgeCardInfo, ForgeDocument};
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use crate::i18n::{tr, Locale};
+use crate::store::Table;
+
+/// The form's state: the card being edited, and a counter that re-draws its rows (a card
+/// opened, a row added or removed). Typing edits the document without re-drawing anything.
+#[derive(Clone, Copy)]
+struct Form {
+    doc: RwSignal<Option<ForgeDocument>>,
+    shape: RwSignal<u64>,
+}
+
+impl Form {
+    fn edit(&self, f: impl FnOnce(&mut Value)) {
+        self.doc.update_untracked(|d| {
+            if let Some(d) = d {
+                f(&mut d.card);
+            }
+        });
+    }
+
+    fn read(&self, f: impl FnOnce(&Value) -> String) -> String {
+        self.doc
+            .with_untracked(|d| d.as_ref().map(|d| f(&d.card)).unwrap_or_default())
+    }
+
+    /// Adds or removes a row: the rows are drawn again.
+    fn reshape(&self, f: impl FnOnce(&mut Value)) {
+        self.edit(f);
+        self.shape.update(|n| *n += 1);
+    }
+}
+
+fn list_mut<'a>(card: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+    if !card[key].is_array() {
+        card[key] = json!([]);
+    }
+    card[key].as_array_mut().expect("made a list above")
+}
+
+fn text_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// A number as JSON: an integer when it is one (`3`, not `3.0`), nothing when empty.
+fn number(text: &str) -> Option<Value> {
+    let t = text.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        return Some(json!(i));
+    }
+    t.parse::<f64>().ok().map(|f| json!(f))
+}
+
+fn call_list(cards: RwSignal<Vec<ForgeCardInfo>>, status: RwSignal<Option<(bool, String)>>) {
+    leptos::task::spawn_local(async move {
+        match crate::bridge::call(&ipc::cmd::ForgeCards {}).await {
+            Ok(list) => {
+                let _ = cards.try_set(list);
+            }
+            Err(e) => {
+                let _ = status.try_set(Some((true, e)));
+            }
+        }
+    });
+}
+
+fn open_card(form: Form, status: RwSignal<Option<(bool, String)>>, path: String) {
+    leptos::task::spawn_local(async move {
+        match crate::bridge::call(&ipc::cmd::ForgeOpen { path }).await {
+            Ok(doc) => {
+                let _ = form.doc.try_set(Some(doc));
+                form.shape.update(|n| *n += 1);
+                let _ = status.try_set(None);
+            }
+            Err(e) => {
+                let _ = status.try_set(Some((true, e)));
+            }
+        }
+    });
+}
+
+#[component]
+pub fn Forge(table: Table) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let cards = RwSignal::new(Vec::<ForgeCardInfo>::new());
+    let status = RwSignal::new(None::<(bool, String)>);
+    let form = Form {
+        doc: RwSignal::new(None),
+        shape: RwSignal::new(0),
+    };
+    let new_name = RwSignal::new(String::new());
+    // Listed again after every reload: a new card, a card's kind changed by what it carries.
+    let reloads = Memo::new(move |_| table.bench.with(|b| b.as_ref().map(|b| b.reloads)));
+    Effect::new(move |_| {
+        reloads.get();
+        call_list(cards, status);
+    });
+    let create = move |ev: leptos::ev::SubmitEvent| {
+        ev.prevent_default();
+        let name = new_name.get_untracked();
+        leptos::task::spawn_local(async move {
+            match crate::bridge::call(&ipc::cmd::ForgeNew { name }).await {
+                Ok(path) => {
+                    let _ = new_name.try_set(String::new());
+                    call_list(cards, status);
+                    open_card(form, status, path);
+                }
+                Err(e) => {
+                    let _ = status.try_set(Some((true, e)));
+                }
+            }
+        });
+    };
+    let save = move |overwrite: bool| {
+        let Some(doc) = form.doc.get_untracked() else {
+            return;
+        };
+        leptos::task::spawn_local(async move {
+            let args = ipc::cmd::ForgeSave {
+                path: doc.path.clone(),
+                card: doc.card.clone(),
+                base: doc.base.clone(),
+                overwrite,
+            };
+            match crate::bridge::call(&args).await {
+                Ok(base) => {
+                    form.doc.update_untracked(|d| {
+                        if let Some(d) = d {
+                            d.base = base;
+                        }
+                    });
+                    let _ = status.try_set(Some((
+                        false,
+                        tr(locale.get_untracked(), "forge.saved").into(),
+                    )));
+                }
+                // Nothing typed is lost: the form keeps its content.
+                Err(e) => {
+                    let _ = status.try_set(Some((true, e)));
+                }
+            }
+        });
+    };
+    let changed_on_disk = move || {
+        status.with(|s| {
+            s.as_ref()
+                .is_some_and(|(bad, t)| *bad && t.contains("changed on disk"))
+        })
+    };
+    view! {
+        <section class="forge" id="forge">
+            <h3>{move || tr(locale.get(), "forge.title")}</h3>
+            <ul class="forge-cards">
+                <For each=move || cards.get() key=|c| format!("{}:{}:{}", c.path, c.kind, c.name) let:c>
+                    <li>
+                        <button type="button" class="link" data-forge-card=c.path.clone() disabled=!c.native
+                            title=if c.native { c.path.clone() } else { tr(locale.get_untracked(), "forge.not_native").to_string() }
+                            on:click={ let path = c.path.clone(); move |_| open_card(form, status, path.clone()) }>
+                            {if c.name.is_empty() { c.path.clone() } else { c.name.clone() }}
+                        </button>" "
+                        <span class="forge-kind" data-kind=c.kind.clone()>{tr(locale.get_untracked(), if c.kind == "world" { "forge.world" } else { "forge.character" })}</span>
+                    </li>
+                </For>
+            </ul>
+            <form class="forge-new" on:submit=create>
+                <input id="forge-new-name" placeholder=move || tr(locale.get(), "forge.new_name")
+                    aria-label=move || tr(locale.get(), "forge.new_name")
+                    prop:value=new_name on:input=move |ev| new_name.set(event_target_value(&ev))/>
+                <button type="submit" class="secondary" id="forge-new">{move || tr(locale.get(), "forge.new")}</button>
+            </form>
+            {move || status.get().map(|(bad, text)| view! {
+                <p id="forge-status" class:forge-error=bad role=if bad { "alert" } else { "status" }>{text}</p>
+            })}
+            {move || changed_on_disk().then(|| view! {
+                <div class="forge-conflict">
+                    <button type="button" class="secondary small" id="forge-reload"
+                        on:click=move |_| { if let Some(d) = form.doc.get_untracked() { open_card(form, status, d.path) } }>
+                        {tr(locale.get_untracked(), "forge.reload")}
+                    </button>
+                    <button type="button" class="secondary small" id="forge-overwrite" on:click=move |_| save(true)>
+                        {tr(locale.get_untracked(), "forge.overwrite")}
+                    </button>
+                </div>
+            })}
+            {move || {
+                form.shape.get();
+                form.doc.with_untracked(|d| d.as_ref().map(|d| d.path.clone())).map(|path| { let shown = path.clone(); view! {
+                    <form class="forge-card" id="forge-card" data-path=path
+                        on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); save(false) }>
+                        <code class="forge-path">{shown}</code>
+                        {field(form, "name", "forge.name", false)}
+                        {field(form, "description", "forge.description", true)}
+                        {field(form, "scenario", "forge.scenario", true)}
+                        {field(form, "opening", "forge.opening", true)}
+                        <h4>{tr(locale.get_untracked(), "forge.worldbook")}</h4>
+                        {entries(form)}
+                        <button type="button" class="secondary small" id="forge-add-entry"
+                            on:click=move |_| form.reshape(|c| list_mut(c, "worldbook").push(json!({"title": "", "content": "", "keys": []})))>
+                            {tr(locale.get_untracked(), "forge.add_entry")}
+                        </button>
+                        <h4>{tr(locale.get_untracked(), "forge.variables")}</h4>
+                        {variables(form)}
+                        <button type="button" class="secondary small" id="forge-add-var"
+                            on:click=move |_| form.reshape(|c| list_mut(c, "variables").push(json!({"id": "", "kind": "number", "visibility": "player", "default": 0})))>
+                            {tr(locale.get_untracked(), "forge.add_var")}
+                        </button>
+                        <div class="forge-actions">
+                            <button type="submit" id="forge-save">{tr(locale.get_untracked(), "forge.save")}</button>
+                        </div>
+                    </form>
+                }})
+            }}
+        </section>
+    }
+}
+
+/// One of the card's top-level text fields.
+fn field(form: Form, key: &'static str, label: &'static str, long: bool) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let value = form.read(|c| text_of(&c[key]));
+    let id = format!("forge-{key}");
+    let set = move |text: String| form.edit(|c| c[key] = text.into());
+    view! {
+        <label class="forge-field">
+            <span>{tr(locale.get_untracked(), label)}</span>
+            {if long {
+                view! { <textarea id=id rows="2" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
+            } else {
+                view! { <input id=id prop:value=value on:input=move |ev| set(event_target_value(&ev))/> }.into_any()
+            }}
+        </label>
+    }
+}
+
+fn entries(form: Form) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let count = form.doc.with_untracked(|d| {
+        d.as_ref()
+            .and_then(|d| d.card["worldbook"].as_array().map(Vec::len))
+            .unwrap_or(0)
+    });
+    (0..count)
+        .map(|i| {
+            let text = move |key: &'static str| form.read(|c| text_of(&c["worldbook"][i][key]));
+            let keys = form.read(|c| {
+                c["worldbook"][i]["keys"]
+                    .as_array()
+                    .map(|k| k.iter().map(text_of).collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default()
+            });
+            let flag = move |key: &'static str| form.read(|c| c["worldbook"][i][key].as_bool().unwrap_or(false).to_string()) == "true";
+            let set = move |key: &'static str, v: Value| form.edit(|c| c["worldbook"][i][key] = v);
+            let l = move |k: &'static str| tr(locale.get_untracked(), k);
+            view! {
+                <fieldset class="forge-entry" data-entry=i.to_string()>
+                    <input data-field="title" placeholder=l("forge.entry_title") aria-label=l("forge.entry_title") prop:value=text("title")
+                        on:input=move |ev| set("title", event_target_value(&ev).into())/>
+                    <input data-field="keys" placeholder=l("forge.keys") aria-label=l("forge.keys") prop:value=keys
+                        on:input=move |ev| {
+                            let keys: Vec<Value> = event_target_value(&ev).split([',', '，']).map(str::trim).filter(|k| !k.is_empty()).map(Value::from).collect();
+                            set("keys", keys.into())
+                        }/>
+                    <input data-field="condition" placeholder=l("forge.condition") aria-label=l("forge.condition") prop:value=text("condition")
+                        on:input=move |ev| set("condition", event_target_value(&ev).into())/>
+                    <textarea data-field="content" rows="2" placeholder=l("forge.content") aria-label=l("forge.content") prop:value=text("content")
+                        on:input=move |ev| set("content", event_target_value(&ev).into())></textarea>
+                    <label><input type="checkbox" data-field="secret" prop:checked=flag("secret")
+                        on:change=move |ev| set("secret", event_target_checked(&ev).into())/>" "{l("forge.secret")}</label>
+                    <label><input type="checkbox" data-field="constant" prop:checked=flag("constant")
+                        on:change=move |ev| set("constant", event_target_checked(&ev).into())/>" "{l("forge.constant")}</label>
+                    <button type="button" class="link" data-field="remove"
+                        on:click=move |_| form.reshape(|c| { list_mut(c, "worldbook").remove(i); })>{l("forge.remove")}</button>
+                </fieldset>
+            }
+        })
+        .collect_view()
+}
+
+fn variables(form: Form) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let count = form.doc.with_untracked(|d| {
+        d.as_ref()
+            .and_then(|d| d.card["variables"].as_array().map(Vec::len))
+            .unwrap_or(0)
+    });
+    (0..count)
+        .map(|i| {
+            let text = move |key: &'static str| form.read(|c| text_of(&c["variables"][i][key]));
+            let kind = text("kind");
+            let keeper = text("visibility") == "keeper";
+            let set = move |key: &'static str, v: Option<Value>| {
+                form.edit(|c| match v {
+                    Some(v) => c["variables"][i][key] = v,
+                    None => {
+                        if let Some(o) = c["variables"][i].as_object_mut() {
+                            o.remove(key);
+                        }
+                    }
+                })
+            };
+            // The default typed by the variable's kind, as the engine reads it.
+            let set_default = move |raw: String| {
+                let kind = form.read(|c| text_of(&c["variables"][i]["kind"]));
+                let value = match kind.as_str() {
+                    "number" => number(&raw).unwrap_or(json!(0)),
+                    "bool" => json!(raw.trim() == "true"),
+                    _ => json!(raw),
+                };
+                set("default", Some(value));
+            };
+            let l = move |k: &'static str| tr(locale.get_untracked(), k);
+            view! {
+                <fieldset class="forge-var" data-var=i.to_string()>
+                    <input data-field="id" placeholder=l("forge.var_id") aria-label=l("forge.var_id") prop:value=text("id")
+                        on:input=move |ev| set("id", Some(event_target_value(&ev).into()))/>
+                    <select data-field="kind" aria-label=l("bench.var_kind")
+                        on:change=move |ev| set("kind", Some(event_target_value(&ev).into()))>
+                        {["number", "bool", "text", "enum"].map(|k| view! { <option value=k selected=kind == k>{k}</option> })}
+                    </select>
+                    <input data-field="default" placeholder=l("forge.default") aria-label=l("forge.default") prop:value=text("default")
+                        on:input=move |ev| set_default(event_target_value(&ev))/>
+                    <input data-field="minimum" type="number" placeholder=l("forge.min") aria-label=l("forge.min") prop:value=text("minimum")
+                        on:input=move |ev| set("minimum", number(&event_target_value(&ev)))/>
+                    <input data-field="maximum" type="number" placeholder=l("forge.max") aria-label=l("forge.max") prop:value=text("maximum")
+                        on:input=move |ev| set("maximum", number(&event_target_value(&ev)))/>
+                    <label><input type="checkbox" data-field="keeper" prop:checked=keeper
+                        on:change=move |ev| set("visibility", Some(if event_target_checked(&ev) { "keeper" } else { "player" }.into()))/>" "{l("forge.secret")}</label>
+                    <button type="button" class="link" data-field="remove"
+                        on:click=move |_| form.reshape(|c| { list_mut(c, "variables").remove(i); })>{l("forge.remove")}</button>
+                </fieldset>
+            }
+        })
+        .collect_view()
+}
