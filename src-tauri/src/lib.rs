@@ -75,6 +75,8 @@ macro_rules! studio_commands {
             pack_bench::forge_open,
             pack_bench::forge_save,
             pack_bench::forge_new,
+            pack_bench::forge_import,
+            pack_bench::forge_export,
             hosting::hosting_info,
             hosting::choose_engine,
             hosting::host_table,

@@ -3,12 +3,14 @@
 //! keeper-only) and a variable with a range, and saves: the card file on disk is a native card
 //! with all of it, `pack.yaml` lists it, and the bench shows the variable. A condition broken
 //! in the form and saved is a warning at that entry's line; an edit made on disk meanwhile
-//! refuses the next save (nothing typed lost) until the author saves over it.
+//! refuses the next save (nothing typed lost) until the author saves over it. The engine's
+//! golden PNG card is imported (previewed as a world card, nothing left out) and exported
+//! again as a PNG card holding one `chara` and one `ccv3` chunk that reads to the same card.
 
 use std::path::Path;
 use std::time::Duration;
 
-use studio_e2e::keeper::{click, wait_text};
+use studio_e2e::keeper::{choose, click, wait_text};
 use studio_e2e::Session;
 use studio_e2e::{open_studio_args, out_dir, wait_for};
 use test_support::copy_dir;
@@ -34,7 +36,20 @@ fn an_author_writes_a_world_card_in_the_forge() {
         &dir,
     );
     let dir_text = dir.to_string_lossy().into_owned();
-    let s = open_studio_args(&[], &["--pack", &dir_text]);
+    // The engine's golden PNG card answers the import's and the export's file dialogs.
+    let golden = test_support::engine_install()
+        .0
+        .join("tests/fixtures/studio_export.png");
+    let saves = dir.with_extension("saves");
+    let _ = std::fs::remove_dir_all(&saves);
+    std::fs::create_dir_all(&saves).unwrap();
+    let s = open_studio_args(
+        &[
+            ("STUDIO_PICK_FILES", golden.to_str().unwrap()),
+            ("STUDIO_SAVE_DIR", saves.to_str().unwrap()),
+        ],
+        &["--pack", &dir_text],
+    );
     // The pack's own card is listed, as the engine classifies it.
     wait_text(
         &s,
@@ -154,5 +169,41 @@ fn an_author_writes_a_world_card_in_the_forge() {
     wait_text(&s, "#forge-status", "the save over it", |t| t == "Saved.");
     let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(card.worldbook[0].condition, "tide >= 3");
+
+    // Import the engine's golden PNG card: previewed as a world card (its [InitVar]), nothing
+    // left out, then added to the pack and opened.
+    click(&s, "#forge-import");
+    wait_text(&s, "#forge-preview-kind", "the import's preview", |t| {
+        t == "world"
+    });
+    let counts = s.text(&s.find("#forge-preview-counts").unwrap());
+    assert!(counts.contains("variable declarations 1"), "{counts}");
+    assert!(
+        s.find("#forge-left-out").is_none(),
+        "the golden card lost fields"
+    );
+    click(&s, "#forge-accept");
+    let imported = "cards/card.lorecard.json";
+    wait_for(Duration::from_secs(20), "the imported card's form", || {
+        s.find(&format!("#forge-card[data-path='{imported}']"))
+    });
+    let from_png = lorecard::card::read(&std::fs::read(dir.join(imported)).unwrap()).unwrap();
+    assert_eq!(from_png.name, "回廊公寓");
+    assert!(std::fs::read_to_string(dir.join("pack.yaml"))
+        .unwrap()
+        .contains(imported));
+
+    // Export it again as a PNG card on the same image: one chara, one ccv3, the same card.
+    choose(&s, "#forge-export-form", "png-release");
+    click(&s, "#forge-export");
+    wait_text(&s, "#forge-status", "the export", |t| {
+        t.starts_with("Written to")
+    });
+    let png = std::fs::read(saves.join("card.png")).unwrap();
+    let keywords = lorecard::png::text_keywords(&png).unwrap();
+    let count = |k: &str| keywords.iter().filter(|w| *w == k).count();
+    assert_eq!((count("chara"), count("ccv3")), (1, 1), "{keywords:?}");
+    assert_eq!(lorecard::import_bytes(&png).unwrap().card, from_png);
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&saves);
 }

@@ -187,4 +187,12 @@ commands! {
     /// A new world card named `name` in `cards/`, listed under the pack's `contents.cards`;
     /// the reply is its path.
     ForgeNew = "forge_new" { name: String } -> String;
+    /// A SillyTavern card (JSON or PNG) or a native card made a card of the pack: `source`
+    /// (asked for when `None`; `None` back when cancelled) is previewed, and written into
+    /// `cards/` and listed only when `accept`.
+    ForgeImport = "forge_import" { source: Option<String>, accept: bool } -> Option<ForgeImportView>;
+    /// Writes the card at `path` as `form` (`native`, `st-safe`, `st-release`, `png-safe`,
+    /// `png-release`; a PNG card on an image asked for) where the person chooses; the reply is
+    /// the file written, `None` when cancelled.
+    ForgeExport = "forge_export" { path: String, form: String } -> Option<String>;
 }

@@ -251,6 +251,27 @@ pub struct ForgeDocument {
     pub base: String,
 }
 
+/// A card to import, as it would arrive: its kind and world half by the engine's rule, what
+/// it brings, and every field that cannot be carried over.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ForgeImportView {
+    pub source: String,
+    pub name: String,
+    /// `world` or `character`.
+    pub kind: String,
+    pub entries: usize,
+    pub variables: usize,
+    /// The world half, by count: hook scripts, variable declarations, EJS blocks, keeper-only
+    /// entries.
+    pub hooks: usize,
+    pub declarations: usize,
+    pub ejs: usize,
+    pub secret: usize,
+    pub left_out: Vec<String>,
+    /// The card's path in the pack once accepted.
+    pub written: Option<String>,
+}
+
 /// A variable of the bench's room, hidden ones too.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PackBenchVar {

@@ -23,6 +23,77 @@ pub mod world;
 
 pub use card::{Entry, Lorecard, Variable};
 
+/// Any card file made native: a PNG card, SillyTavern JSON, or a native card (taken as is),
+/// with what could not be carried.
+pub fn import_bytes(bytes: &[u8]) -> Result<st::Imported, Error> {
+    if bytes.starts_with(b"\x89PNG") {
+        return st::import(&png::read_card(bytes)?);
+    }
+    let text = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
+    let json: serde_json::Value = serde_json::from_slice(text).map_err(Error::json)?;
+    if json.get("format").and_then(serde_json::Value::as_str) == Some(card::FORMAT) {
+        return Ok(st::Imported {
+            card: card::read(bytes)?,
+            left_out: vec![],
+        });
+    }
+    st::import(&json)
+}
+
+/// The forms a card is exported in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Export {
+    Native,
+    Json(st::Flavour),
+    /// On a chosen image.
+    Png(st::Flavour),
+}
+
+impl Export {
+    /// `native`, `st-safe`, `st-release`, `png-safe`, `png-release`.
+    pub fn named(name: &str) -> Option<Export> {
+        use st::Flavour::{Release, Safe};
+        Some(match name {
+            "native" => Export::Native,
+            "st-safe" => Export::Json(Safe),
+            "st-release" => Export::Json(Release),
+            "png-safe" => Export::Png(Safe),
+            "png-release" => Export::Png(Release),
+            _ => return None,
+        })
+    }
+
+    /// The file's extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Export::Native => "lorecard.json",
+            Export::Json(_) => "json",
+            Export::Png(_) => "png",
+        }
+    }
+}
+
+/// `card` as a file in `form`; `image` is the PNG a PNG card is written on.
+pub fn export(card: &Lorecard, form: Export, image: Option<&[u8]>) -> Result<Vec<u8>, Error> {
+    Ok(match form {
+        Export::Native => card::write(card).into_bytes(),
+        Export::Json(flavour) => {
+            let mut text = serde_json::to_string_pretty(&st::export_v3(card, flavour))
+                .expect("a card is JSON");
+            text.push('\n');
+            text.into_bytes()
+        }
+        Export::Png(flavour) => {
+            let image = image.ok_or_else(|| Error::Png("a PNG card needs an image".into()))?;
+            png::embed(
+                image,
+                &st::export_v2(card, flavour),
+                &st::export_v3(card, flavour),
+            )?
+        }
+    })
+}
+
 /// Why a card could not be read. Said for the author, with the place where it helps.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum Error {

@@ -15,12 +15,12 @@ fn base_of(bytes: &[u8]) -> String {
 }
 
 /// `rel` inside the pack, read as the pack reader reads it (no link, no escape).
-fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
+pub(super) fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
     pack::files::path_inside(dir, rel)
 }
 
 /// Written beside and renamed in: a crash leaves the old file or the new one, never half.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub(super) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let tmp = path.with_extension("forge-tmp");
     std::fs::write(&tmp, bytes).map_err(|e| format!("{}: {e}", tmp.display()))?;
     std::fs::rename(&tmp, path).map_err(|e| {
@@ -121,10 +121,22 @@ pub async fn forge_new(
         return Err("give the card a name".into());
     }
     let dir = bench.dir().await?;
+    let rel = card_rel(&dir, name);
+    add_card(
+        &dir,
+        &rel,
+        &lorecard::card::write(&lorecard::Lorecard::new(name)),
+    )?;
+    Ok(rel)
+}
+
+/// A free `cards/<slug>.lorecard.json` for a card named `name`.
+pub(super) fn card_rel(dir: &Path, name: &str) -> String {
     let slug: String = name
         .chars()
+        // ASCII only: a file name every platform and the engine's packer read the same.
         .map(|c| {
-            if c.is_alphanumeric() {
+            if c.is_ascii_alphanumeric() {
                 c.to_ascii_lowercase()
             } else {
                 '-'
@@ -135,25 +147,24 @@ pub async fn forge_new(
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
         .join("-");
-    let slug = if slug.is_empty() {
-        "world".into()
-    } else {
-        slug
-    };
-    let rel = (1..)
+    let slug = if slug.is_empty() { "card".into() } else { slug };
+    (1..)
         .map(|n| match n {
             1 => format!("cards/{slug}.lorecard.json"),
             n => format!("cards/{slug}-{n}.lorecard.json"),
         })
         .find(|rel| !dir.join(rel).exists())
-        .expect("a free name");
+        .expect("a free name")
+}
+
+/// Writes the card file `rel`, then lists it under `pack.yaml`'s `contents.cards` (in that
+/// order: the bench reloads on each write, and a listed card must be there).
+pub(super) fn add_card(dir: &Path, rel: &str, card: &str) -> Result<(), String> {
     let manifest = dir.join("pack.yaml");
     let yaml = std::fs::read_to_string(&manifest).map_err(|e| format!("pack.yaml: {e}"))?;
-    let listed = pack::contents::add(&yaml, "cards", &rel)
+    let listed = pack::contents::add(&yaml, "cards", rel)
         .ok_or("pack.yaml has no `contents:` to list the card under")?;
     std::fs::create_dir_all(dir.join("cards")).map_err(|e| format!("cards/: {e}"))?;
-    let card = lorecard::card::write(&lorecard::Lorecard::new(name));
-    write_whole(&dir.join(&rel), card.as_bytes())?;
-    write_whole(&manifest, listed.as_bytes())?;
-    Ok(rel)
+    write_whole(&dir.join(rel), card.as_bytes())?;
+    write_whole(&manifest, listed.as_bytes())
 }

@@ -12,6 +12,7 @@ mod commands;
 pub mod data;
 mod engine;
 mod forge;
+mod forge_io;
 mod install;
 mod on_engine;
 mod report;
@@ -29,6 +30,7 @@ use tauri::ipc::Channel;
 pub use commands::*;
 pub use engine::*;
 pub use forge::*;
+pub use forge_io::*;
 pub use install::*;
 pub use vars::*;
 

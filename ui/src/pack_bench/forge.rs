@@ -4,7 +4,7 @@
 //! card's whole document, so fields it does not show are written back untouched; a save that
 //! fails keeps everything typed and says why.
 
-use ipc::{ForgeCardInfo, ForgeDocument};
+use ipc::{ForgeCardInfo, ForgeDocument, ForgeImportView};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -154,6 +154,53 @@ pub fn Forge(table: Table) -> impl IntoView {
             }
         });
     };
+    let preview = RwSignal::new(None::<ForgeImportView>);
+    let import = move |source: Option<String>, accept: bool| {
+        leptos::task::spawn_local(async move {
+            match crate::bridge::call(&ipc::cmd::ForgeImport { source, accept }).await {
+                Ok(Some(view)) if accept => {
+                    let _ = preview.try_set(None);
+                    call_list(cards, status);
+                    if let Some(path) = view.written {
+                        open_card(form, status, path);
+                    }
+                }
+                Ok(view) => {
+                    let _ = preview.try_set(view);
+                }
+                Err(e) => {
+                    let _ = status.try_set(Some((true, e)));
+                }
+            }
+        });
+    };
+    let export_form = RwSignal::new("native".to_string());
+    let export = move || {
+        let Some(path) = form
+            .doc
+            .with_untracked(|d| d.as_ref().map(|d| d.path.clone()))
+        else {
+            return;
+        };
+        let form_name = export_form.get_untracked();
+        leptos::task::spawn_local(async move {
+            match crate::bridge::call(&ipc::cmd::ForgeExport {
+                path,
+                form: form_name,
+            })
+            .await
+            {
+                Ok(Some(to)) => {
+                    let said = format!("{} {to}", tr(locale.get_untracked(), "forge.exported"));
+                    let _ = status.try_set(Some((false, said)));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let _ = status.try_set(Some((true, e)));
+                }
+            }
+        });
+    };
     let changed_on_disk = move || {
         status.with(|s| {
             s.as_ref()
@@ -180,7 +227,33 @@ pub fn Forge(table: Table) -> impl IntoView {
                     aria-label=move || tr(locale.get(), "forge.new_name")
                     prop:value=new_name on:input=move |ev| new_name.set(event_target_value(&ev))/>
                 <button type="submit" class="secondary" id="forge-new">{move || tr(locale.get(), "forge.new")}</button>
+                <button type="button" class="secondary" id="forge-import" on:click=move |_| import(None, false)>
+                    {move || tr(locale.get(), "forge.import")}
+                </button>
             </form>
+            {move || preview.get().map(|v| {
+                let l = move |k: &'static str| tr(locale.get_untracked(), k);
+                let source = v.source.clone();
+                view! {
+                    <div class="forge-preview" id="forge-preview" role="group" aria-label=l("forge.import")>
+                        <p><strong>{v.name.clone()}</strong>" · "<span id="forge-preview-kind" data-kind=v.kind.clone()>{l(if v.kind == "world" { "forge.world" } else { "forge.character" })}</span></p>
+                        <p class="forge-counts" id="forge-preview-counts">
+                            {format!("{} {} · {} {} · {} {} · {} {} · {} {}",
+                                l("forge.entries"), v.entries, l("forge.declarations"), v.declarations,
+                                l("forge.hooks"), v.hooks, l("forge.ejs"), v.ejs, l("forge.secret"), v.secret)}
+                        </p>
+                        {(!v.left_out.is_empty()).then(|| view! {
+                            <div id="forge-left-out">{l("forge.left_out")}
+                                <ul>{v.left_out.iter().map(|f| view! { <li><code>{f.clone()}</code></li> }).collect_view()}</ul>
+                            </div>
+                        })}
+                        <div class="forge-actions">
+                            <button type="button" id="forge-accept" on:click=move |_| import(Some(source.clone()), true)>{l("forge.accept")}</button>
+                            <button type="button" class="secondary" on:click=move |_| preview.set(None)>{l("forge.cancel")}</button>
+                        </div>
+                    </div>
+                }
+            })}
             {move || status.get().map(|(bad, text)| view! {
                 <p id="forge-status" class:forge-error=bad role=if bad { "alert" } else { "status" }>{text}</p>
             })}
@@ -219,6 +292,13 @@ pub fn Forge(table: Table) -> impl IntoView {
                         </button>
                         <div class="forge-actions">
                             <button type="submit" id="forge-save">{tr(locale.get_untracked(), "forge.save")}</button>
+                            <select id="forge-export-form" aria-label=tr(locale.get_untracked(), "forge.export")
+                                on:change=move |ev| export_form.set(event_target_value(&ev))>
+                                {[("native", "forge.as_native"), ("st-release", "forge.as_st_release"), ("st-safe", "forge.as_st_safe"),
+                                  ("png-release", "forge.as_png_release"), ("png-safe", "forge.as_png_safe")]
+                                    .map(|(v, k)| view! { <option value=v selected=move || export_form.get() == v>{tr(locale.get_untracked(), k)}</option> })}
+                            </select>
+                            <button type="button" class="secondary" id="forge-export" on:click=move |_| export()>{tr(locale.get_untracked(), "forge.export")}</button>
                         </div>
                     </form>
                 }})

@@ -128,3 +128,23 @@ fn a_bare_v1_card_and_st_world_info_names_are_read() {
     );
     assert_eq!(e.position, "before");
 }
+
+#[test]
+fn any_card_file_is_imported_and_exported_in_each_form() {
+    let card = card();
+    let native = crate::export(&card, crate::Export::Native, None).unwrap();
+    assert_eq!(crate::import_bytes(&native).unwrap().card, card);
+    let json = crate::export(&card, crate::Export::named("st-safe").unwrap(), None).unwrap();
+    let safe = crate::import_bytes(&json).unwrap().card;
+    assert_eq!(
+        safe.worldbook.len(),
+        1,
+        "the keeper-only entry went out in a safe card"
+    );
+    let png_form = crate::Export::named("png-release").unwrap();
+    assert!(
+        crate::export(&card, png_form, None).is_err(),
+        "a PNG card with no image"
+    );
+    assert_eq!(crate::Export::named("zip"), None);
+}

@@ -1,0 +1,129 @@
+//! The forge's import and export: a SillyTavern card (JSON or PNG) or a native card brought
+//! into the pack (previewed first: its kind and world half as the engine decides, and what it
+//! cannot carry), and a card written out as native, SillyTavern JSON or a PNG card, in the safe
+//! or the release flavour. `STUDIO_PICK_FILES` and `STUDIO_SAVE_DIR` answer for the dialogs in
+//! the end-to-end tests (a GTK dialog cannot be driven over WebDriver).
+
+use std::path::PathBuf;
+
+use ipc::{cmd, ForgeImportView, Reply};
+
+use super::forge::{add_card, card_rel, inside, write_whole};
+use super::PackBench;
+
+/// The most a card file may be (the engine's card cap).
+const MAX_CARD: u64 = lorecard::card::MAX_FILE_BYTES as u64;
+
+async fn pick_file(app: &tauri::AppHandle, filter: (&str, &[&str])) -> Option<PathBuf> {
+    if let Some(files) = std::env::var_os("STUDIO_PICK_FILES") {
+        return std::env::split_paths(&files).next();
+    }
+    use tauri_plugin_dialog::DialogExt;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .add_filter(filter.0, filter.1)
+        .pick_file(move |picked| {
+            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+        });
+    rx.await.ok().flatten()
+}
+
+async fn save_to(app: &tauri::AppHandle, name: String) -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("STUDIO_SAVE_DIR") {
+        return Some(PathBuf::from(dir).join(name));
+    }
+    use tauri_plugin_dialog::DialogExt;
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog()
+        .file()
+        .set_file_name(&name)
+        .save_file(move |picked| {
+            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+        });
+    rx.await.ok().flatten()
+}
+
+fn read_card_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if !meta.is_file() || meta.len() > MAX_CARD {
+        return Err(format!(
+            "{}: not a card file (a regular file of at most 16 MiB)",
+            path.display()
+        ));
+    }
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[tauri::command]
+pub async fn forge_import(
+    app: tauri::AppHandle,
+    bench: tauri::State<'_, PackBench>,
+    args: cmd::ForgeImport,
+) -> Result<Reply<cmd::ForgeImport>, String> {
+    let cmd::ForgeImport { source, accept } = args;
+    let source = match source {
+        Some(s) => PathBuf::from(s),
+        None => match pick_file(&app, ("Character cards", &["json", "png"])).await {
+            Some(p) => p,
+            None => return Ok(None),
+        },
+    };
+    let bytes = read_card_file(&source)?;
+    let imported =
+        lorecard::import_bytes(&bytes).map_err(|e| format!("{}: {e}", source.display()))?;
+    let native = lorecard::card::write(&imported.card);
+    let json: serde_json::Value = serde_json::from_str(&native).map_err(|e| e.to_string())?;
+    let world = lorecard::world::payloads(&json);
+    let mut view = ForgeImportView {
+        source: source.display().to_string(),
+        name: imported.card.name.clone(),
+        kind: world.kind().into(),
+        entries: imported.card.worldbook.len(),
+        variables: imported.card.variables.len(),
+        hooks: world.hooks,
+        declarations: world.variable_declarations,
+        ejs: world.ejs_blocks,
+        secret: world.secret_entries,
+        left_out: imported.left_out,
+        written: None,
+    };
+    if accept {
+        let dir = bench.dir().await?;
+        let rel = card_rel(&dir, &imported.card.name);
+        add_card(&dir, &rel, &native)?;
+        view.written = Some(rel);
+    }
+    Ok(Some(view))
+}
+
+#[tauri::command]
+pub async fn forge_export(
+    app: tauri::AppHandle,
+    bench: tauri::State<'_, PackBench>,
+    args: cmd::ForgeExport,
+) -> Result<Reply<cmd::ForgeExport>, String> {
+    let cmd::ForgeExport { path, form } = args;
+    let form = lorecard::Export::named(&form).ok_or_else(|| format!("no export form {form:?}"))?;
+    let file = inside(&bench.dir().await?, &path)?;
+    let card = lorecard::card::read(&std::fs::read(&file).map_err(|e| format!("{path}: {e}"))?)
+        .map_err(|e| format!("{path}: {e}"))?;
+    let image = match form {
+        lorecard::Export::Png(_) => match pick_file(&app, ("PNG images", &["png"])).await {
+            Some(p) => Some(read_card_file(&p)?),
+            None => return Ok(None),
+        },
+        _ => None,
+    };
+    let bytes = lorecard::export(&card, form, image.as_deref()).map_err(|e| e.to_string())?;
+    let stem = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split('.').next())
+        .unwrap_or("card");
+    let Some(to) = save_to(&app, format!("{stem}.{}", form.extension())).await else {
+        return Ok(None);
+    };
+    write_whole(&to, &bytes)?;
+    Ok(Some(to.display().to_string()))
+}
