@@ -132,21 +132,25 @@ pub async fn check_pack_on_engine(
     Ok(check)
 }
 
-/// Where the built pack goes: `STUDIO_SAVE_DIR` (the tests: a GTK dialog cannot be driven
-/// over WebDriver), else the desktop's save dialog.
-async fn save_path(app: &tauri::AppHandle, name: String) -> Option<PathBuf> {
+/// Where a built pack or an exported card goes: `STUDIO_SAVE_DIR` (the tests: a GTK dialog
+/// cannot be driven over WebDriver), else the desktop's save dialog.
+pub(super) async fn save_path(
+    app: &tauri::AppHandle,
+    name: String,
+    filter: Option<(&str, &[&str])>,
+) -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("STUDIO_SAVE_DIR") {
         return Some(PathBuf::from(dir).join(name));
     }
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_file_name(&name)
-        .add_filter("Loreweaver pack", &["lwpack"])
-        .save_file(move |picked| {
-            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
-        });
+    let mut dialog = app.dialog().file().set_file_name(&name);
+    if let Some((label, extensions)) = filter {
+        dialog = dialog.add_filter(label, extensions);
+    }
+    dialog.save_file(move |picked| {
+        let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+    });
     rx.await.ok().flatten()
 }
 
@@ -162,7 +166,7 @@ pub async fn build_pack_on_engine(
         .file_name()
         .map(|n| format!("{}.lwpack", n.to_string_lossy()))
         .unwrap_or_else(|| "pack.lwpack".into());
-    let Some(path) = save_path(&app, name).await else {
+    let Some(path) = save_path(&app, name, Some(("Loreweaver pack", &["lwpack"]))).await else {
         return Ok(None);
     };
     let (verdict, _, ms) = packer(&dir, &path)

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use ipc::{cmd, ForgeImportView, Reply};
 
+use super::engine::save_path;
 use super::forge::{add_card, card_rel, inside, write_whole};
 use super::PackBench;
 
@@ -24,21 +25,6 @@ async fn pick_file(app: &tauri::AppHandle, filter: (&str, &[&str])) -> Option<Pa
         .file()
         .add_filter(filter.0, filter.1)
         .pick_file(move |picked| {
-            let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
-        });
-    rx.await.ok().flatten()
-}
-
-async fn save_to(app: &tauri::AppHandle, name: String) -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("STUDIO_SAVE_DIR") {
-        return Some(PathBuf::from(dir).join(name));
-    }
-    use tauri_plugin_dialog::DialogExt;
-    let (tx, rx) = tokio::sync::oneshot::channel();
-    app.dialog()
-        .file()
-        .set_file_name(&name)
-        .save_file(move |picked| {
             let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
         });
     rx.await.ok().flatten()
@@ -121,7 +107,7 @@ pub async fn forge_export(
         .and_then(|n| n.to_str())
         .and_then(|n| n.split('.').next())
         .unwrap_or("card");
-    let Some(to) = save_to(&app, format!("{stem}.{}", form.extension())).await else {
+    let Some(to) = save_path(&app, format!("{stem}.{}", form.extension()), None).await else {
         return Ok(None);
     };
     write_whole(&to, &bytes)?;
