@@ -109,6 +109,27 @@ fn an_author_writes_a_world_card_in_the_forge() {
         ),
         (serde_json::json!(3), Some(0.into()), Some(9.into()))
     );
+    // The engine's own parser reads it with no warning, and calls it a world card.
+    let (engine, python) = test_support::engine_install();
+    let check = "import sys\n\
+        from core.lorecard import parse_lorecard_bytes\n\
+        from core.pack import detect_card_kind\n\
+        data = open(sys.argv[1], 'rb').read()\n\
+        card = parse_lorecard_bytes(data, 'card')\n\
+        print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), detect_card_kind(sys.argv[1], data))\n";
+    let out = std::process::Command::new(python)
+        .args(["-c", check])
+        .arg(&file)
+        .current_dir(&engine)
+        .env("PYTHONPATH", &engine)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 2 1 world");
     let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
     assert!(
         manifest.contains(card_rel),
@@ -184,7 +205,28 @@ fn an_author_writes_a_world_card_in_the_forge() {
     );
     click(&s, "#forge-accept");
     let imported = "cards/card.lorecard.json";
-    wait_for(Duration::from_secs(20), "the imported card's form", || {
+    let started = std::time::Instant::now();
+    let mut clicked_again = false;
+    wait_for(Duration::from_secs(30), "the imported card's form", || {
+        if let Some(e) = s.find("#forge-status.forge-error") {
+            panic!("the import was refused: {}", s.text(&e));
+        }
+        // Once seen here, the accept click lost in the scrolled tools row (the preview stays
+        // while nothing was written): clicked once more, only then.
+        if !clicked_again
+            && started.elapsed() > Duration::from_secs(8)
+            && s.find("#forge-preview").is_some()
+        {
+            eprintln!(
+                "card_forge: the preview is still up 8 s after Add to the pack; clicking again"
+            );
+            assert!(
+                !dir.join(imported).exists(),
+                "written, yet the preview stayed"
+            );
+            clicked_again = true;
+            click(&s, "#forge-accept");
+        }
         s.find(&format!("#forge-card[data-path='{imported}']"))
     });
     let from_png = lorecard::card::read(&std::fs::read(dir.join(imported)).unwrap()).unwrap();
