@@ -1,9 +1,10 @@
 //! The card forge in the real window (#27): on a copy of the bench's fixture pack, an author
 //! makes a new world card, writes two worldbook entries (one with a condition, one
 //! keeper-only) and a variable with a range, and saves: the card file on disk is a native card
-//! with all of it, `pack.yaml` lists it, and the bench shows the variable. A condition broken
-//! in the form and saved is a warning at that entry's line; an edit made on disk meanwhile
-//! refuses the next save (nothing typed lost) until the author saves over it. The engine's
+//! with all of it (undo and redo stepping through the last field on the way), `pack.yaml`
+//! lists it, and the bench shows the variable. A condition broken in the form and saved is a
+//! warning at that entry's line; an edit made on disk meanwhile refuses the next save (nothing
+//! typed lost) until the author saves over it. The engine's
 //! golden PNG card is imported (previewed as a world card, nothing left out) and exported
 //! again as a PNG card holding one `chara` and one `ccv3` chunk that reads to the same card.
 
@@ -82,6 +83,22 @@ fn an_author_writes_a_world_card_in_the_forge() {
     fill(&s, &var("default"), "3");
     fill(&s, &var("minimum"), "0");
     fill(&s, &var("maximum"), "9");
+    // Undo takes the last field's typing back, redo puts it again.
+    let value = |css: &str| {
+        s.execute(
+            "return document.querySelector(arguments[0]).value;",
+            serde_json::json!([css]),
+        )
+        .unwrap()
+    };
+    click(&s, "#forge-undo");
+    wait_for(Duration::from_secs(10), "the maximum undone", || {
+        (value(&var("maximum")) == "" && value(&var("minimum")) == "0").then_some(())
+    });
+    click(&s, "#forge-redo");
+    wait_for(Duration::from_secs(10), "the maximum redone", || {
+        (value(&var("maximum")) == "9").then_some(())
+    });
     click(&s, "#forge-save");
     wait_text(&s, "#forge-status", "the save", |t| t == "Saved.");
 

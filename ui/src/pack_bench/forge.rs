@@ -17,15 +17,79 @@ use crate::store::Table;
 struct Form {
     doc: RwSignal<Option<ForgeDocument>>,
     shape: RwSignal<u64>,
+    history: RwSignal<History>,
 }
 
+/// Undo and redo for the open card: a snapshot before each run of typing in one field, and
+/// before each row added or removed.
+#[derive(Clone, Default)]
+struct History {
+    back: Vec<Value>,
+    ahead: Vec<Value>,
+    /// The field the last edit was in (typing on in it adds no step).
+    last: Option<String>,
+}
+
+/// Steps kept per card.
+const UNDO_STEPS: usize = 200;
+
 impl Form {
-    fn edit(&self, f: impl FnOnce(&mut Value)) {
+    fn card(&self) -> Option<Value> {
+        self.doc
+            .with_untracked(|d| d.as_ref().map(|d| d.card.clone()))
+    }
+
+    /// A step back to here, unless the edit goes on in the field `at` of the last one.
+    fn remember(&self, at: Option<&str>) {
+        let same = at.is_some() && self.history.with_untracked(|h| h.last.as_deref() == at);
+        if same {
+            return;
+        }
+        let Some(card) = self.card() else { return };
+        self.history.update(|h| {
+            h.back.push(card);
+            if h.back.len() > UNDO_STEPS {
+                h.back.remove(0);
+            }
+            h.ahead.clear();
+            h.last = at.map(str::to_string);
+        });
+    }
+
+    /// An edit of the field `at` (no row added or removed: nothing is drawn again).
+    fn edit(&self, at: &str, f: impl FnOnce(&mut Value)) {
+        self.remember(Some(at));
+        self.apply(f);
+    }
+
+    fn apply(&self, f: impl FnOnce(&mut Value)) {
         self.doc.update_untracked(|d| {
             if let Some(d) = d {
                 f(&mut d.card);
             }
         });
+    }
+
+    /// Undo (`back`) or redo: the card as it was, drawn again.
+    fn step(&self, back: bool) {
+        let Some(now) = self.card() else { return };
+        let mut to = None;
+        self.history.update(|h| {
+            let (from, into) = if back {
+                (&mut h.back, &mut h.ahead)
+            } else {
+                (&mut h.ahead, &mut h.back)
+            };
+            if let Some(card) = from.pop() {
+                into.push(now);
+                to = Some(card);
+            }
+            h.last = None;
+        });
+        if let Some(card) = to {
+            self.apply(|c| *c = card);
+            self.shape.update(|n| *n += 1);
+        }
     }
 
     fn read(&self, f: impl FnOnce(&Value) -> String) -> String {
@@ -35,7 +99,8 @@ impl Form {
 
     /// Adds or removes a row: the rows are drawn again.
     fn reshape(&self, f: impl FnOnce(&mut Value)) {
-        self.edit(f);
+        self.remember(None);
+        self.apply(f);
         self.shape.update(|n| *n += 1);
     }
 }
@@ -82,6 +147,7 @@ fn open_card(form: Form, status: RwSignal<Option<(bool, String)>>, path: String)
         match crate::bridge::call(&ipc::cmd::ForgeOpen { path }).await {
             Ok(doc) => {
                 let _ = form.doc.try_set(Some(doc));
+                let _ = form.history.try_set(History::default());
                 form.shape.update(|n| *n += 1);
                 let _ = status.try_set(None);
             }
@@ -100,6 +166,7 @@ pub fn Forge(table: Table) -> impl IntoView {
     let form = Form {
         doc: RwSignal::new(None),
         shape: RwSignal::new(0),
+        history: RwSignal::new(History::default()),
     };
     let new_name = RwSignal::new(String::new());
     // Listed again after every reload: a new card, a card's kind changed by what it carries.
@@ -292,6 +359,10 @@ pub fn Forge(table: Table) -> impl IntoView {
                         </button>
                         <div class="forge-actions">
                             <button type="submit" id="forge-save">{tr(locale.get_untracked(), "forge.save")}</button>
+                            <button type="button" class="secondary" id="forge-undo" on:click=move |_| form.step(true)
+                                disabled=move || form.history.with(|h| h.back.is_empty())>{tr(locale.get_untracked(), "forge.undo")}</button>
+                            <button type="button" class="secondary" id="forge-redo" on:click=move |_| form.step(false)
+                                disabled=move || form.history.with(|h| h.ahead.is_empty())>{tr(locale.get_untracked(), "forge.redo")}</button>
                             <select id="forge-export-form" aria-label=tr(locale.get_untracked(), "forge.export")
                                 on:change=move |ev| export_form.set(event_target_value(&ev))>
                                 {[("native", "forge.as_native"), ("st-release", "forge.as_st_release"), ("st-safe", "forge.as_st_safe"),
@@ -312,7 +383,7 @@ fn field(form: Form, key: &'static str, label: &'static str, long: bool) -> impl
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let value = form.read(|c| text_of(&c[key]));
     let id = format!("forge-{key}");
-    let set = move |text: String| form.edit(|c| c[key] = text.into());
+    let set = move |text: String| form.edit(key, |c| c[key] = text.into());
     view! {
         <label class="forge-field">
             <span>{tr(locale.get_untracked(), label)}</span>
@@ -342,7 +413,9 @@ fn entries(form: Form) -> impl IntoView {
                     .unwrap_or_default()
             });
             let flag = move |key: &'static str| form.read(|c| c["worldbook"][i][key].as_bool().unwrap_or(false).to_string()) == "true";
-            let set = move |key: &'static str, v: Value| form.edit(|c| c["worldbook"][i][key] = v);
+            let set = move |key: &'static str, v: Value| {
+                form.edit(&format!("worldbook.{i}.{key}"), |c| c["worldbook"][i][key] = v)
+            };
             let l = move |k: &'static str| tr(locale.get_untracked(), k);
             view! {
                 <fieldset class="forge-entry" data-entry=i.to_string()>
@@ -382,7 +455,7 @@ fn variables(form: Form) -> impl IntoView {
             let kind = text("kind");
             let keeper = text("visibility") == "keeper";
             let set = move |key: &'static str, v: Option<Value>| {
-                form.edit(|c| match v {
+                form.edit(&format!("variables.{i}.{key}"), |c| match v {
                     Some(v) => c["variables"][i][key] = v,
                     None => {
                         if let Some(o) = c["variables"][i].as_object_mut() {

@@ -82,6 +82,8 @@ pub fn strings(key: &str) -> Option<(&'static str, &'static str)> {
         ),
         "forge.as_png_release" => ("PNG card (release)", "PNG 卡片（完整版）"),
         "forge.as_png_safe" => ("PNG card (safe)", "PNG 卡片（安全版）"),
+        "forge.undo" => ("Undo", "撤销"),
+        "forge.redo" => ("Redo", "重做"),
         "forge.reload" => ("Reload from disk", "从磁盘重新加载"),
         "forge.overwrite" => ("Save over it", "覆盖保存"),
         "bench.not_in_manifest" => ("not in this viewer's manifest:", "不在此视角的清单中："),
