@@ -1,6 +1,6 @@
 //! The card forge in the real window (#27): on a copy of the bench's fixture pack, an author
-//! makes a new world card, writes two worldbook entries (one with a condition, one
-//! keeper-only) and a variable with a range, and saves: the card file on disk is a native card
+//! makes a new world card, writes two worldbook entries (one with a condition and triggers,
+//! one keeper-only), a pregen and a variable with a range, and saves: the card file on disk is a native card
 //! with all of it (undo and redo stepping through the last field on the way), `pack.yaml`
 //! lists it, and the bench shows the variable. A condition broken in the form and saved is a
 //! warning at that entry's line; an edit made on disk meanwhile refuses the next save (nothing
@@ -77,6 +77,16 @@ fn an_author_writes_a_world_card_in_the_forge() {
     fill(&s, &entry(1, "title"), "The ferryman's debt");
     fill(&s, &entry(1, "content"), "He owes the harbour master.");
     click(&s, &entry(1, "secret"));
+    // The entry's triggers, behind its disclosure.
+    click(&s, ".forge-entry[data-entry='0'] .forge-more summary");
+    fill(&s, &entry(0, "probability"), "40");
+    choose(&s, &entry(0, "position"), "after");
+    fill(&s, &entry(0, "secondary_keys"), "dusk");
+    click(&s, "#forge-add-pregen");
+    let pregen = |field: &str| format!(".forge-pregen[data-pregen='0'] [data-field='{field}']");
+    fill(&s, &pregen("name"), "Mara Quay");
+    fill(&s, &pregen("concept"), "harbour diver");
+    fill(&s, &pregen("skills"), "Swim=60, Spot Hidden=45");
     click(&s, "#forge-add-var");
     let var = |field: &str| format!(".forge-var[data-var='0'] [data-field='{field}']");
     fill(&s, &var("id"), "depth");
@@ -113,6 +123,20 @@ fn an_author_writes_a_world_card_in_the_forge() {
         (vec!["tide".into(), "潮".into()], "tide >= 2")
     );
     assert!(debt.secret && !tide.secret);
+    assert_eq!(
+        (
+            tide.probability,
+            tide.position.as_str(),
+            tide.secondary_keys.clone()
+        ),
+        (40, "after", vec!["dusk".to_string()])
+    );
+    let mara = &card.pregens[0];
+    assert_eq!(
+        (mara.name.as_str(), mara.concept.as_str()),
+        ("Mara Quay", "harbour diver")
+    );
+    assert_eq!(mara.skills["Spot Hidden"], 45);
     let depth = &card.variables[0];
     assert_eq!(
         (depth.id.as_str(), depth.kind.as_str()),
@@ -133,7 +157,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
         from core.pack import detect_card_kind\n\
         data = open(sys.argv[1], 'rb').read()\n\
         card = parse_lorecard_bytes(data, 'card')\n\
-        print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), detect_card_kind(sys.argv[1], data))\n";
+        print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), len(card.pregens), detect_card_kind(sys.argv[1], data))\n";
     let out = std::process::Command::new(python)
         .args(["-c", check])
         .arg(&file)
@@ -146,7 +170,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 2 1 world");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 2 1 1 world");
     let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
     assert!(
         manifest.contains(card_rel),

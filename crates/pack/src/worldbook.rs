@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use lorecard::card::{
-    MAX_CONDITION_CHARS, MAX_ENTRIES, MAX_ENTRY_CONTENT_BYTES, MAX_PREGENS, SELECTIVE_LOGICS,
+    MAX_CONDITION_CHARS, MAX_ENTRIES, MAX_ENTRY_CONTENT_BYTES, MAX_PREGENS, MAX_ROOM_VARIABLES,
+    SELECTIVE_LOGICS,
 };
 
 use crate::problem::{Problem, Problems};
@@ -38,6 +39,19 @@ pub fn check(rel: &str, doc: &Node, problems: &mut Problems, warnings: &mut Vec<
                 "the worldbook must be a list of entries: the engine ignores it",
                 "write \"worldbook\": [{\"title\": …, \"content\": …}]",
             )),
+        }
+    }
+    if let Some(vars) = doc.get("variables").and_then(Node::as_seq) {
+        if let Some(extra) = vars.get(MAX_ROOM_VARIABLES) {
+            warnings.push(Problem::at(
+                rel,
+                extra,
+                format!(
+                    "{} variables: a room holds at most {MAX_ROOM_VARIABLES}; the engine's world import fails at the next one",
+                    vars.len()
+                ),
+                "keep a card's variables to 64",
+            ));
         }
     }
     if let Some(pregens) = doc.get("pregens").and_then(Node::as_seq) {

@@ -108,3 +108,22 @@ fn what_the_engine_refuses_stops_the_pack() {
         "{problems:#?}"
     );
 }
+
+#[test]
+fn more_variables_than_a_room_holds_is_a_warning_at_the_first_one_past() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "pack.yaml", PACK);
+    let vars: Vec<String> = (0..65)
+        .map(|i| format!("    {{\"id\": \"v{i}\", \"kind\": \"number\", \"default\": 0}}"))
+        .collect();
+    let card = format!(
+        "{{\n  \"format\": \"loreweaver.card\",\n  \"format_version\": 1,\n  \"variables\": [\n{}\n  ]\n}}\n",
+        vars.join(",\n")
+    );
+    write(dir.path(), "cards/world.lorecard.json", &card);
+    let pack = load(dir.path()).unwrap_or_else(|p| panic!("refused: {p:#?}"));
+    assert_eq!(
+        places(&pack.warnings),
+        ["cards/world.lorecard.json:69: 65 variables: a room holds at most 64; the engine's world import fails at the next one"]
+    );
+}

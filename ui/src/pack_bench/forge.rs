@@ -351,6 +351,13 @@ pub fn Forge(table: Table) -> impl IntoView {
                             on:click=move |_| form.reshape(|c| list_mut(c, "worldbook").push(json!({"title": "", "content": "", "keys": []})))>
                             {tr(locale.get_untracked(), "forge.add_entry")}
                         </button>
+                        <h4>{tr(locale.get_untracked(), "forge.pregens")}</h4>
+                        {pregens(form)}
+                        <button type="button" class="secondary small" id="forge-add-pregen"
+                            disabled=form.doc.with_untracked(|d| d.as_ref().and_then(|d| d.card["pregens"].as_array().map(Vec::len)).unwrap_or(0) >= 8)
+                            on:click=move |_| form.reshape(|c| list_mut(c, "pregens").push(json!({"name": ""})))>
+                            {tr(locale.get_untracked(), "forge.add_pregen")}
+                        </button>
                         <h4>{tr(locale.get_untracked(), "forge.variables")}</h4>
                         {variables(form)}
                         <button type="button" class="secondary small" id="forge-add-var"
@@ -406,13 +413,18 @@ fn entries(form: Form) -> impl IntoView {
     (0..count)
         .map(|i| {
             let text = move |key: &'static str| form.read(|c| text_of(&c["worldbook"][i][key]));
-            let keys = form.read(|c| {
-                c["worldbook"][i]["keys"]
-                    .as_array()
-                    .map(|k| k.iter().map(text_of).collect::<Vec<_>>().join(", "))
-                    .unwrap_or_default()
-            });
-            let flag = move |key: &'static str| form.read(|c| c["worldbook"][i][key].as_bool().unwrap_or(false).to_string()) == "true";
+            let words = move |key: &'static str| {
+                form.read(|c| {
+                    c["worldbook"][i][key]
+                        .as_array()
+                        .map(|k| k.iter().map(text_of).collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default()
+                })
+            };
+            let flag_or = move |key: &'static str, default: bool| {
+                form.read(|c| c["worldbook"][i][key].as_bool().unwrap_or(default).to_string()) == "true"
+            };
+            let flag = move |key: &'static str| flag_or(key, false);
             let set = move |key: &'static str, v: Value| {
                 form.edit(&format!("worldbook.{i}.{key}"), |c| c["worldbook"][i][key] = v)
             };
@@ -421,11 +433,8 @@ fn entries(form: Form) -> impl IntoView {
                 <fieldset class="forge-entry" data-entry=i.to_string()>
                     <input data-field="title" placeholder=l("forge.entry_title") aria-label=l("forge.entry_title") prop:value=text("title")
                         on:input=move |ev| set("title", event_target_value(&ev).into())/>
-                    <input data-field="keys" placeholder=l("forge.keys") aria-label=l("forge.keys") prop:value=keys
-                        on:input=move |ev| {
-                            let keys: Vec<Value> = event_target_value(&ev).split([',', '，']).map(str::trim).filter(|k| !k.is_empty()).map(Value::from).collect();
-                            set("keys", keys.into())
-                        }/>
+                    <input data-field="keys" placeholder=l("forge.keys") aria-label=l("forge.keys") prop:value=words("keys")
+                        on:input=move |ev| set("keys", split_words(&event_target_value(&ev)))/>
                     <input data-field="condition" placeholder=l("forge.condition") aria-label=l("forge.condition") prop:value=text("condition")
                         on:input=move |ev| set("condition", event_target_value(&ev).into())/>
                     <textarea data-field="content" rows="2" placeholder=l("forge.content") aria-label=l("forge.content") prop:value=text("content")
@@ -434,12 +443,47 @@ fn entries(form: Form) -> impl IntoView {
                         on:change=move |ev| set("secret", event_target_checked(&ev).into())/>" "{l("forge.secret")}</label>
                     <label><input type="checkbox" data-field="constant" prop:checked=flag("constant")
                         on:change=move |ev| set("constant", event_target_checked(&ev).into())/>" "{l("forge.constant")}</label>
+                    <details class="forge-more">
+                        <summary>{l("forge.triggers")}</summary>
+                        <input data-field="secondary_keys" placeholder=l("forge.secondary_keys") aria-label=l("forge.secondary_keys")
+                            prop:value=words("secondary_keys") on:input=move |ev| set("secondary_keys", split_words(&event_target_value(&ev)))/>
+                        <select data-field="selective_logic" aria-label=l("forge.logic") on:change=move |ev| set("selective_logic", event_target_value(&ev).into())>
+                            {["and_any", "and_all", "not_any", "not_all"].map(|v| {
+                                let now = text("selective_logic");
+                                view! { <option value=v selected=now == v || (now.is_empty() && v == "and_any")>{v}</option> }
+                            })}
+                        </select>
+                        <select data-field="position" aria-label=l("forge.position") on:change=move |ev| set("position", event_target_value(&ev).into())>
+                            {[("", "forge.position_none"), ("before", "forge.position_before"), ("after", "forge.position_after")].map(|(v, k)| {
+                                let now = text("position");
+                                view! { <option value=v selected=now == v>{l(k)}</option> }
+                            })}
+                        </select>
+                        {[("priority", "forge.priority"), ("probability", "forge.probability"), ("scan_depth", "forge.scan_depth")].map(|(key, label)| view! {
+                            <input data-field=key type="number" placeholder=l(label) aria-label=l(label) prop:value=text(key)
+                                on:input=move |ev| { if let Some(n) = number(&event_target_value(&ev)) { set(key, n) } }/>
+                        })}
+                        <input data-field="id" placeholder=l("forge.entry_id") aria-label=l("forge.entry_id") prop:value=text("id")
+                            on:input=move |ev| set("id", event_target_value(&ev).into())/>
+                        <label><input type="checkbox" data-field="enabled" prop:checked=flag_or("enabled", true)
+                            on:change=move |ev| set("enabled", event_target_checked(&ev).into())/>" "{l("forge.enabled")}</label>
+                    </details>
                     <button type="button" class="link" data-field="remove"
                         on:click=move |_| form.reshape(|c| { list_mut(c, "worldbook").remove(i); })>{l("forge.remove")}</button>
                 </fieldset>
             }
         })
         .collect_view()
+}
+
+/// Keys typed as a comma-separated list (a Chinese comma too).
+fn split_words(text: &str) -> Value {
+    text.split([',', '，'])
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(Value::from)
+        .collect::<Vec<_>>()
+        .into()
 }
 
 fn variables(form: Form) -> impl IntoView {
@@ -497,4 +541,61 @@ fn variables(form: Form) -> impl IntoView {
             }
         })
         .collect_view()
+}
+
+/// Pregenerated investigators: name, concept, notes, and skills typed as `Name=60, …`.
+fn pregens(form: Form) -> impl IntoView {
+    let locale = use_context::<RwSignal<Locale>>().expect("locale");
+    let count = form.doc.with_untracked(|d| {
+        d.as_ref()
+            .and_then(|d| d.card["pregens"].as_array().map(Vec::len))
+            .unwrap_or(0)
+    });
+    (0..count)
+        .map(|i| {
+            let text = move |key: &'static str| form.read(|c| text_of(&c["pregens"][i][key]));
+            let skills = form.read(|c| {
+                c["pregens"][i]["skills"]
+                    .as_object()
+                    .map(|m| {
+                        m.iter()
+                            .map(|(k, v)| format!("{k}={}", text_of(v)))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default()
+            });
+            let set = move |key: &'static str, v: Value| {
+                form.edit(&format!("pregens.{i}.{key}"), |c| c["pregens"][i][key] = v)
+            };
+            let l = move |k: &'static str| tr(locale.get_untracked(), k);
+            view! {
+                <fieldset class="forge-pregen" data-pregen=i.to_string()>
+                    <input data-field="name" placeholder=l("forge.name") aria-label=l("forge.name") prop:value=text("name")
+                        on:input=move |ev| set("name", event_target_value(&ev).into())/>
+                    <input data-field="concept" placeholder=l("forge.concept") aria-label=l("forge.concept") prop:value=text("concept")
+                        on:input=move |ev| set("concept", event_target_value(&ev).into())/>
+                    <input data-field="notes" placeholder=l("forge.notes") aria-label=l("forge.notes") prop:value=text("notes")
+                        on:input=move |ev| set("notes", event_target_value(&ev).into())/>
+                    <input data-field="skills" placeholder=l("forge.skills") aria-label=l("forge.skills") prop:value=skills
+                        on:input=move |ev| set("skills", skills_of(&event_target_value(&ev)))/>
+                    <button type="button" class="link" data-field="remove"
+                        on:click=move |_| form.reshape(|c| { list_mut(c, "pregens").remove(i); })>{l("forge.remove")}</button>
+                </fieldset>
+            }
+        })
+        .collect_view()
+}
+
+/// `Swim=60, Spot Hidden=45` as the skills map (a part without a whole number is left out).
+fn skills_of(text: &str) -> Value {
+    let mut map = serde_json::Map::new();
+    for part in text.split([',', '，']) {
+        if let Some((name, value)) = part.split_once('=') {
+            if let Ok(n) = value.trim().parse::<i64>() {
+                map.insert(name.trim().to_string(), json!(n));
+            }
+        }
+    }
+    Value::Object(map)
 }
