@@ -151,18 +151,15 @@ fn an_author_writes_a_world_card_in_the_forge() {
         (serde_json::json!(3), Some(0.into()), Some(9.into()))
     );
     // The engine's own parser reads it with no warning, and calls it a world card.
-    let (engine, python) = test_support::engine_install();
     let check = "import sys\n\
         from core.lorecard import parse_lorecard_bytes\n\
         from core.pack import detect_card_kind\n\
         data = open(sys.argv[1], 'rb').read()\n\
         card = parse_lorecard_bytes(data, 'card')\n\
         print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), len(card.pregens), detect_card_kind(sys.argv[1], data))\n";
-    let out = std::process::Command::new(python)
+    let out = test_support::engine_python()
         .args(["-c", check])
         .arg(&file)
-        .current_dir(&engine)
-        .env("PYTHONPATH", &engine)
         .output()
         .unwrap();
     assert!(

@@ -8,7 +8,7 @@
 #![cfg(target_os = "linux")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use lorecard::st::Flavour;
 use serde_json::{json, Value};
@@ -22,16 +22,13 @@ fn fixture(name: &str) -> PathBuf {
 
 /// What the engine's parsers and importer make of each file (`engine_summary.py`).
 fn engine_reads(files: &[(&str, &Path)]) -> Vec<Value> {
-    let (dir, python) = test_support::engine_install();
     let list: Vec<Value> = files
         .iter()
         .map(|(kind, path)| json!({"kind": kind, "path": path}))
         .collect();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engine_summary.py");
-    let mut child = Command::new(python)
+    let mut child = test_support::engine_python()
         .arg(script)
-        .current_dir(&dir)
-        .env("PYTHONPATH", &dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -158,7 +155,7 @@ fn the_engine_reads_studios_exports_to_the_same_cards() {
 
 #[test]
 fn the_engines_own_fixture_test_passes_on_studios_exports() {
-    let (dir, python) = test_support::engine_install();
+    let dir = test_support::engine_install().0;
     let t = tempfile::tempdir().unwrap();
     let tests = t.path().join("tests");
     std::fs::create_dir_all(tests.join("core")).unwrap();
@@ -181,10 +178,8 @@ fn the_engines_own_fixture_test_passes_on_studios_exports() {
          print(len(names))\n",
         path = test_file.display().to_string()
     );
-    let out = Command::new(python)
+    let out = test_support::engine_python()
         .args(["-c", &runner])
-        .current_dir(&dir)
-        .env("PYTHONPATH", &dir)
         .output()
         .unwrap();
     assert!(
@@ -271,15 +266,12 @@ fn the_engine_and_studio_agree_on_world_or_character() {
         std::fs::write(&path, serde_json::to_vec(card).unwrap()).unwrap();
         paths.push(path);
     }
-    let (dir, python) = test_support::engine_install();
     let runner = "import json, sys\n\
          from core.pack import detect_card_kind\n\
          print(json.dumps([detect_card_kind(p, open(p, 'rb').read()) for p in sys.argv[1:]]))\n";
-    let out = Command::new(python)
+    let out = test_support::engine_python()
         .args(["-c", runner])
         .args(&paths)
-        .current_dir(&dir)
-        .env("PYTHONPATH", &dir)
         .output()
         .unwrap();
     assert!(

@@ -104,6 +104,15 @@ pub fn engine_install() -> (PathBuf, PathBuf) {
     (dir, python)
 }
 
+/// The engine's Python, run in the engine's folder with it on `PYTHONPATH`: a script there
+/// imports the engine's own modules (`from core.lorecard import …`).
+pub fn engine_python() -> std::process::Command {
+    let (dir, python) = engine_install();
+    let mut command = std::process::Command::new(python);
+    command.current_dir(&dir).env("PYTHONPATH", &dir);
+    command
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
