@@ -163,13 +163,29 @@ pub fn run() -> Result<(), String> {
         Err(_) => println!("accessibility: no axe summary was written (the scenario did not run)"),
     }
     let windows_ok = match &windows {
-        Ok((p, 0)) => {
+        Ok(crate::windows::Counts {
+            passed: p,
+            failed: 0,
+            crashed_then_passed: again,
+        }) => {
+            let again = if again.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} test binaries Wine crashed under passed when run again: {again:?})",
+                    again.len()
+                )
+            };
             println!(
-                "Windows (x86_64-pc-windows-gnu): clippy clean; {p} pure tests passed under Wine"
+                "Windows (x86_64-pc-windows-gnu): clippy clean; {p} pure tests passed under Wine{again}"
             );
             true
         }
-        Ok((p, f)) => {
+        Ok(crate::windows::Counts {
+            passed: p,
+            failed: f,
+            ..
+        }) => {
             println!("Windows: {p} passed, {f} failed under Wine");
             false
         }
@@ -246,8 +262,27 @@ pub(crate) fn run_counting(
     eprintln!("$ {cmd:?}");
     let mut child = cmd
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
+    // Cargo's own errors (a test binary that did not build, or did not start: no libtest
+    // block says so) are kept for the summary; everything is still shown as it comes.
+    // A process the tests leave behind (Wine's server) may hold the pipe open after cargo
+    // ends: the lines are taken as they come, and not waited for past a few seconds.
+    let stderr = child.stderr.take().expect("piped");
+    let kept = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let (done_tx, done) = std::sync::mpsc::channel::<()>();
+    let reader_kept = kept.clone();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            eprintln!("{line}");
+            let mut kept = reader_kept.lock().expect("not poisoned");
+            if kept.len() < 12 && cargo_error(&line) {
+                kept.push(cut(&line, 400).to_string());
+            }
+        }
+        let _ = done_tx.send(());
+    });
     let (mut passed, mut failed) = (0, 0);
     let mut panics = Panics::default();
     for line in BufReader::new(child.stdout.take().expect("piped")).lines() {
@@ -266,7 +301,17 @@ pub(crate) fn run_counting(
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
+    let _ = done.recv_timeout(std::time::Duration::from_secs(5));
+    let errors = std::mem::take(&mut *kept.lock().expect("not poisoned"));
+    if !status.success() {
+        why.extend(errors.into_iter().map(|e| format!("cargo: {e}")));
+    }
     Ok((passed, failed, status.success()))
+}
+
+/// A line of cargo's that says why a run failed outside any test.
+fn cargo_error(line: &str) -> bool {
+    line.starts_with("error") || line.contains("didn't exit successfully")
 }
 
 /// Reads libtest's failure blocks: a `---- name stdout ----` header, then the captured output,
