@@ -5,7 +5,8 @@
 //! lists it, and the bench shows the variable. A condition broken in the form and saved is a
 //! warning at that entry's line; an edit made on disk meanwhile refuses the next save (nothing
 //! typed lost) until the author saves over it. The engine's
-//! golden PNG card is imported (previewed as a world card, nothing left out) and exported
+//! golden PNG card is imported (previewed as a world card, nothing left out, one `[InitVar]`
+//! leaf ticked to become a typed variable, the condition that read it following) and exported
 //! again as a PNG card holding one `chara` and one `ccv3` chunk that reads to the same card.
 
 use std::path::Path;
@@ -241,6 +242,18 @@ fn an_author_writes_a_world_card_in_the_forge() {
         s.find("#forge-left-out").is_none(),
         "the golden card lost fields"
     );
+    // Its [InitVar] tree, leaf by leaf: the typed ones can be ticked, the lists cannot.
+    let becomes = |path: &str| {
+        let css = format!("[data-initvar='{path}'] [data-becomes]");
+        s.text(&s.find(&css).unwrap_or_else(|| panic!("the leaf {path}")))
+    };
+    assert_eq!(becomes("世界.日"), "世界_日 (number)");
+    assert_eq!(becomes("世界.公寓.五层可见"), "世界_公寓_五层可见 (bool)");
+    assert!(becomes("玩家.线索").contains("a list"));
+    assert!(s
+        .find("[data-initvar='玩家.线索'] input[type=checkbox]:disabled")
+        .is_some());
+    click(&s, "[data-initvar='世界.日'] input[type=checkbox]");
     click(&s, "#forge-accept");
     let imported = "cards/card.lorecard.json";
     let started = std::time::Instant::now();
@@ -269,6 +282,37 @@ fn an_author_writes_a_world_card_in_the_forge() {
     });
     let from_png = lorecard::card::read(&std::fs::read(dir.join(imported)).unwrap()).unwrap();
     assert_eq!(from_png.name, "回廊公寓");
+    // The ticked leaf is a variable now and out of the tree; the condition that read it
+    // reads the variable; the window said so.
+    let mut want = lorecard::import_bytes(&std::fs::read(&golden).unwrap())
+        .unwrap()
+        .card;
+    lorecard::initvar::promote(&mut want, &["世界.日".into()]);
+    assert_eq!(from_png, want);
+    assert!(from_png.variables.iter().any(|v| v.id == "世界_日"));
+    assert!(from_png
+        .worldbook
+        .iter()
+        .any(|e| e.condition == "世界_日 >= 2"));
+    let notes = s.text(
+        &s.find("#forge-import-notes")
+            .expect("what the import changed"),
+    );
+    assert!(notes.contains("now reads 世界_日"), "{notes}");
+    // The engine takes the promoted variable as it is: no warning, every spec kept.
+    let out = test_support::engine_python()
+        .args(["-c", check])
+        .arg(dir.join(imported))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<&str> = said.split_whitespace().collect();
+    assert_eq!(
+        (fields[0], fields[2]),
+        ("0", from_png.variables.len().to_string().as_str()),
+        "{said} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(std::fs::read_to_string(dir.join("pack.yaml"))
         .unwrap()
         .contains(imported));

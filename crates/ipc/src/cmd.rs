@@ -189,8 +189,9 @@ commands! {
     ForgeNew = "forge_new" { name: String } -> String;
     /// A SillyTavern card (JSON or PNG) or a native card made a card of the pack: `source`
     /// (asked for when `None`; `None` back when cancelled) is previewed, and written into
-    /// `cards/` and listed only when `accept`.
-    ForgeImport = "forge_import" { source: Option<String>, accept: bool } -> Option<ForgeImportView>;
+    /// `cards/` and listed only when `accept`, with the `[InitVar]` leaves named in `promote`
+    /// made typed variables.
+    ForgeImport = "forge_import" { source: Option<String>, accept: bool, promote: Vec<String> } -> Option<ForgeImportView>;
     /// Writes the card at `path` as `form` (`native`, `st-safe`, `st-release`, `png-safe`,
     /// `png-release`; a PNG card on an image asked for) where the person chooses; the reply is
     /// the file written, `None` when cancelled.

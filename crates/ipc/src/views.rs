@@ -268,8 +268,28 @@ pub struct ForgeImportView {
     pub ejs: usize,
     pub secret: usize,
     pub left_out: Vec<String>,
+    /// Each leaf of the card's `[InitVar]` trees, offered as a typed variable.
+    pub initvar: Vec<ForgeInitVar>,
+    /// What accepting changed beyond copying (leaves promoted, conditions rewritten).
+    pub notes: Vec<String>,
     /// The card's path in the pack once accepted.
     pub written: Option<String>,
+}
+
+/// An MVU leaf and the variable it would become (`id` empty, with `why`, when it cannot).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ForgeInitVar {
+    /// Dotted, as MVU addresses it.
+    pub path: String,
+    /// The start value as the card gives it (JSON).
+    pub value: String,
+    pub description: String,
+    pub id: String,
+    /// `number`, `bool` or `text`.
+    pub kind: String,
+    pub minimum: Option<i64>,
+    pub maximum: Option<i64>,
+    pub why: String,
 }
 
 /// A variable of the bench's room, hidden ones too.

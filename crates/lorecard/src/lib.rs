@@ -11,12 +11,15 @@
 //!   the engine both read them); import lists every field it could not carry.
 //! - [`png`]: a card inside a PNG: the `chara` (V2) and `ccv3` (V3) text chunks read, and
 //!   written exactly once each on a chosen image, older ones replaced.
+//! - [`initvar`]: an MVU `[InitVar]` tree read as the engine reads it, each leaf offered as a
+//!   typed variable; the author's choice moves those leaves out of the tree.
 //! - [`world`]: world card or character card, by what the card carries, as the engine decides.
 //!
 //! The engine is the judge of every byte: the tests run Studio's exports through the engine's
 //! own parsers (`tests/engine.rs`).
 
 pub mod card;
+pub mod initvar;
 pub mod png;
 pub mod st;
 pub mod world;

@@ -26,7 +26,15 @@ fn engine_reads(files: &[(&str, &Path)]) -> Vec<Value> {
         .iter()
         .map(|(kind, path)| json!({"kind": kind, "path": path}))
         .collect();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engine_summary.py");
+    engine_script("engine_summary.py", &list)
+}
+
+/// Runs one of this folder's Python scripts with the engine's modules: `input` as JSON on its
+/// stdin, its stdout read as a JSON list.
+fn engine_script(name: &str, input: &[Value]) -> Vec<Value> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(name);
     let mut child = test_support::engine_python()
         .arg(script)
         .stdin(Stdio::piped())
@@ -34,14 +42,14 @@ fn engine_reads(files: &[(&str, &Path)]) -> Vec<Value> {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the engine's Python starts");
-    serde_json::to_writer(child.stdin.take().unwrap(), &list).unwrap();
+    serde_json::to_writer(child.stdin.take().unwrap(), input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         out.status.success(),
-        "the engine could not read the cards:\n{}",
+        "the engine's {name} failed:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("the summary is JSON")
+    serde_json::from_slice(&out.stdout).expect("the engine's answer is JSON")
 }
 
 /// Studio's three exports of the engine's fixtures, written into `dir` under the fixtures'
@@ -293,5 +301,79 @@ fn the_engine_and_studio_agree_on_world_or_character() {
         worlds >= 8 && worlds < cases.len(),
         "{worlds} world cards of {}",
         cases.len()
+    );
+}
+
+/// `[InitVar]` trees read by Studio and by the engine (`parse_initvar`, `flatten_leaves`) to
+/// the same leaves, and every variable Studio offers for a leaf taken by the engine's
+/// `normalize_spec` unchanged.
+#[test]
+fn initvar_trees_read_alike_and_offered_variables_are_the_engines() {
+    let golden: Value =
+        serde_json::from_slice(&std::fs::read(fixture("studio_export.st.json")).unwrap()).unwrap();
+    let golden_tree = golden["data"]["character_book"]["entries"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let texts = [
+        golden_tree,
+        r#"{
+  // comments, trailing commas, single quotes, bare keys
+  "理": { "情绪": { pleasure: [0.1, "[-1,1]"], '好感度': [30, "0~100"], }, 'name': '悟空', },
+  gold: 12.0, flags: [{seen: true}, {seen: false}], url: "http://a.b // c",
+  "Max HP": [10, "[0, 10]"], 'it\'s': "x",
+}"#
+        .to_string(),
+        "stats:\n  brave: yes\n  hp: 5\n  hp: 7\n  tags: [a, b]\n  when: 2026-01-02\n".to_string(),
+        // A bare CJK key is not JSON5-lite: both fall back to YAML and read the same odd tree.
+        "{ 理: { 好感度: 3 }, // note\n b: 1 }".to_string(),
+        "{'unterminated: 1}".to_string(),
+        "just text".to_string(),
+    ];
+    let mut cases = Vec::new();
+    let mut ours = Vec::new();
+    for text in &texts {
+        let mut card = lorecard::Lorecard::new("t");
+        card.worldbook.push(lorecard::Entry {
+            title: "[InitVar]".into(),
+            content: text.clone(),
+            ..Default::default()
+        });
+        let offered = lorecard::initvar::proposals(&card);
+        let leaves: Option<Vec<Value>> = lorecard::initvar::parse(text).map(|_| {
+            offered
+                .iter()
+                .map(|p| json!({"path": p.path, "value": p.value}))
+                .collect()
+        });
+        let vars: Vec<Value> = offered
+            .iter()
+            .filter_map(|p| p.variable.as_ref())
+            .map(|v| serde_json::to_value(v).unwrap())
+            .collect();
+        cases.push(json!({"text": text, "variables": vars}));
+        ours.push((leaves, vars));
+    }
+    let engine = engine_script("engine_initvar.py", &cases);
+    let mut offered_total = 0;
+    for ((leaves, vars), (engine, text)) in ours.iter().zip(engine.iter().zip(&texts)) {
+        assert_eq!(
+            leaves
+                .as_ref()
+                .map(|l| Value::from(l.clone()))
+                .unwrap_or(Value::Null),
+            engine["leaves"],
+            "the leaves of {text:?}"
+        );
+        for (ours, spec) in vars.iter().zip(engine["specs"].as_array().unwrap()) {
+            let mut ours = ours.clone();
+            ours["labels"] = json!({});
+            assert_eq!(&ours, spec, "the engine changed or dropped a variable");
+            offered_total += 1;
+        }
+    }
+    assert!(
+        offered_total >= 10,
+        "too few variables offered to prove much: {offered_total}"
     );
 }

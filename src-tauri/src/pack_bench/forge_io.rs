@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use ipc::{cmd, ForgeImportView, Reply};
+use ipc::{cmd, ForgeImportView, ForgeInitVar, Reply};
 
 use super::engine::save_path;
 use super::forge::{add_card, card_rel, inside, write_whole};
@@ -47,7 +47,11 @@ pub async fn forge_import(
     bench: tauri::State<'_, PackBench>,
     args: cmd::ForgeImport,
 ) -> Result<Reply<cmd::ForgeImport>, String> {
-    let cmd::ForgeImport { source, accept } = args;
+    let cmd::ForgeImport {
+        source,
+        accept,
+        promote,
+    } = args;
     let source = match source {
         Some(s) => PathBuf::from(s),
         None => match pick_file(&app, ("Character cards", &["json", "png"])).await {
@@ -56,8 +60,17 @@ pub async fn forge_import(
         },
     };
     let bytes = read_card_file(&source)?;
-    let imported =
+    let mut imported =
         lorecard::import_bytes(&bytes).map_err(|e| format!("{}: {e}", source.display()))?;
+    let initvar = lorecard::initvar::proposals(&imported.card)
+        .into_iter()
+        .map(offered)
+        .collect();
+    let notes = if accept {
+        lorecard::initvar::promote(&mut imported.card, &promote)
+    } else {
+        vec![]
+    };
     let native = lorecard::card::write(&imported.card);
     let json: serde_json::Value = serde_json::from_str(&native).map_err(|e| e.to_string())?;
     let world = lorecard::world::payloads(&json);
@@ -72,6 +85,8 @@ pub async fn forge_import(
         ejs: world.ejs_blocks,
         secret: world.secret_entries,
         left_out: imported.left_out,
+        initvar,
+        notes,
         written: None,
     };
     if accept {
@@ -81,6 +96,22 @@ pub async fn forge_import(
         view.written = Some(rel);
     }
     Ok(Some(view))
+}
+
+fn offered(p: lorecard::initvar::Proposal) -> ForgeInitVar {
+    let bound = |n: &Option<serde_json::Number>| n.as_ref().and_then(serde_json::Number::as_i64);
+    let mut out = ForgeInitVar {
+        value: p.value.to_string(),
+        description: p.description.unwrap_or_default(),
+        why: p.why,
+        ..ForgeInitVar::default()
+    };
+    if let Some(v) = p.variable {
+        (out.minimum, out.maximum) = (bound(&v.minimum), bound(&v.maximum));
+        (out.id, out.kind) = (v.id, v.kind);
+    }
+    out.path = p.path;
+    out
 }
 
 #[tauri::command]

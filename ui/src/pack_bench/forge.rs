@@ -222,17 +222,31 @@ pub fn Forge(table: Table) -> impl IntoView {
         });
     };
     let preview = RwSignal::new(None::<ForgeImportView>);
+    let promote = RwSignal::new(Vec::<String>::new());
+    let import_notes = RwSignal::new(Vec::<String>::new());
     let import = move |source: Option<String>, accept: bool| {
+        let chosen = if accept {
+            promote.get_untracked()
+        } else {
+            vec![]
+        };
         leptos::task::spawn_local(async move {
-            match crate::bridge::call(&ipc::cmd::ForgeImport { source, accept }).await {
+            let call = ipc::cmd::ForgeImport {
+                source,
+                accept,
+                promote: chosen,
+            };
+            match crate::bridge::call(&call).await {
                 Ok(Some(view)) if accept => {
                     let _ = preview.try_set(None);
                     call_list(cards, status);
                     if let Some(path) = view.written {
                         open_card(form, status, path);
                     }
+                    let _ = import_notes.try_set(view.notes);
                 }
                 Ok(view) => {
+                    let _ = promote.try_set(vec![]);
                     let _ = preview.try_set(view);
                 }
                 Err(e) => {
@@ -314,12 +328,19 @@ pub fn Forge(table: Table) -> impl IntoView {
                                 <ul>{v.left_out.iter().map(|f| view! { <li><code>{f.clone()}</code></li> }).collect_view()}</ul>
                             </div>
                         })}
+                        {(!v.initvar.is_empty()).then(|| super::forge_initvar::choice(v.initvar.clone(), promote))}
                         <div class="forge-actions">
                             <button type="button" id="forge-accept" on:click=move |_| import(Some(source.clone()), true)>{l("forge.accept")}</button>
                             <button type="button" class="secondary" on:click=move |_| preview.set(None)>{l("forge.cancel")}</button>
                         </div>
                     </div>
                 }
+            })}
+            {move || import_notes.with(|n| !n.is_empty()).then(|| view! {
+                <div id="forge-import-notes" role="status">{tr(locale.get_untracked(), "forge.imported_notes")}
+                    <ul>{import_notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                    <button type="button" class="link" on:click=move |_| import_notes.set(vec![])>{tr(locale.get_untracked(), "forge.dismiss")}</button>
+                </div>
             })}
             {move || status.get().map(|(bad, text)| view! {
                 <p id="forge-status" class:forge-error=bad role=if bad { "alert" } else { "status" }>{text}</p>

@@ -5,6 +5,7 @@
 mod beside;
 mod engine;
 mod forge;
+mod forge_initvar;
 mod on_engine;
 pub mod text;
 mod tools;
