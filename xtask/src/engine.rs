@@ -12,6 +12,11 @@ pub struct Engine {
     pub python: PathBuf,
 }
 
+/// The engine's optional dependencies the tests need: `ejs` is QuickJS, which runs hook
+/// scripts and full EJS (without it the engine leaves hooks inert, and the forge's hook check
+/// could not be held against it).
+const EXTRAS: &str = "[ejs]";
+
 pub fn ensure() -> Result<Engine, String> {
     let tarball = snapshot()?;
     let stem = tarball
@@ -25,7 +30,10 @@ pub fn ensure() -> Result<Engine, String> {
     let venv = home.join("venv");
     let python = venv.join("bin/python");
     let done = venv.join(".studio-installed");
-    if done.exists() && python.exists() && dir.join("app.py").exists() {
+    // The marker names what was installed: an install from before the `ejs` extra is redone.
+    let installed = format!("{stem} {EXTRAS}");
+    let current = std::fs::read_to_string(&done).is_ok_and(|s| s == installed);
+    if current && python.exists() && dir.join("app.py").exists() {
         eprintln!(
             "setup: the engine ({stem}) already installed at {}",
             home.display()
@@ -54,9 +62,9 @@ pub fn ensure() -> Result<Engine, String> {
         .run()?;
     Cmd::new(venv.join("bin/pip"))
         .args(["install", "--quiet", "--disable-pip-version-check"])
-        .args([&dir])
+        .args([format!("{}{EXTRAS}", dir.display())])
         .run()?;
-    std::fs::write(&done, &stem).map_err(|e| e.to_string())?;
+    std::fs::write(&done, &installed).map_err(|e| e.to_string())?;
     eprintln!("setup: installed the engine ({stem})");
     Ok(Engine { dir, python })
 }

@@ -14,13 +14,19 @@
 //! - [`initvar`]: an MVU `[InitVar]` tree read as the engine reads it, each leaf offered as a
 //!   typed variable; the author's choice moves those leaves out of the tree.
 //! - [`world`]: world card or character card, by what the card carries, as the engine decides.
+//! - [`split`]: a world-kind card split into a character card and a world card, the character
+//!   half as the engine's `split_card` makes it, the world half keeping the rest whole.
+//! - [`hooks`]: hook scripts checked as the engine's QuickJS will load them (syntax, limits,
+//!   events that never fire).
 //!
 //! The engine is the judge of every byte: the tests run Studio's exports through the engine's
 //! own parsers (`tests/engine.rs`).
 
 pub mod card;
+pub mod hooks;
 pub mod initvar;
 pub mod png;
+pub mod split;
 pub mod st;
 pub mod world;
 

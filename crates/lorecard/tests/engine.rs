@@ -10,6 +10,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+#[path = "engine/hooks.rs"]
+mod hooks;
+#[path = "engine/split.rs"]
+mod split;
+
 use lorecard::st::Flavour;
 use serde_json::{json, Value};
 

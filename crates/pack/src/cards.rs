@@ -147,9 +147,14 @@ pub fn card(
     }
     // World or character by what the card carries, as the engine's packer decides (a card
     // cannot say which it is).
-    let kind = serde_json::from_str::<Value>(text)
-        .map(|json| lorecard::world::payloads(&json).kind())
-        .unwrap_or("character");
+    let json = serde_json::from_str::<Value>(text).ok();
+    let kind = json
+        .as_ref()
+        .map_or("character", |json| lorecard::world::payloads(json).kind());
+    crate::card_checks::hooks(rel, &doc, warnings);
+    if let Some(json) = &json {
+        crate::card_checks::kind(rel, &doc, json, warnings);
+    }
     Card {
         path: rel.into(),
         kind,

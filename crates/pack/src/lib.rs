@@ -11,6 +11,7 @@
 
 pub mod assets;
 mod blocks;
+mod card_checks;
 mod cards;
 pub mod contents;
 pub mod differences;

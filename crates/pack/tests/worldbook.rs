@@ -13,12 +13,13 @@ fn write(dir: &Path, rel: &str, text: &str) {
     std::fs::write(path, text).unwrap();
 }
 
-/// The pack's warnings (it must load) for a card whose worldbook is `entries`.
+/// The pack's warnings (it must load) for a world card (it declares a variable) whose
+/// worldbook is `entries`.
 fn warnings(entries: &str) -> Vec<Problem> {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "pack.yaml", PACK);
     let card = format!(
-        "{{\n  \"format\": \"loreweaver.card\",\n  \"format_version\": 1,\n  \"name\": \"W\",\n  \"worldbook\": [\n{entries}\n  ]\n}}\n"
+        "{{\n  \"format\": \"loreweaver.card\",\n  \"format_version\": 1,\n  \"name\": \"W\",\n  \"worldbook\": [\n{entries}\n  ],\n  \"variables\": [{{\"id\": \"day\", \"kind\": \"number\"}}]\n}}\n"
     );
     write(dir.path(), "cards/world.lorecard.json", &card);
     match load(dir.path()) {
