@@ -75,6 +75,8 @@ macro_rules! studio_commands {
             pack_bench::forge_open,
             pack_bench::forge_save,
             pack_bench::forge_new,
+            pack_bench::forge_check_hook,
+            pack_bench::forge_split,
             pack_bench::forge_import,
             pack_bench::forge_export,
             hosting::hosting_info,

@@ -8,6 +8,11 @@
 //! golden PNG card is imported (previewed as a world card, nothing left out, one `[InitVar]`
 //! leaf ticked to become a typed variable, the condition that read it following) and exported
 //! again as a PNG card holding one `chara` and one `ccv3` chunk that reads to the same card.
+//! A hook script is checked as it is typed (a syntax error at its line and column, then none)
+//! and loaded by the engine from the saved card. A persona typed into the world card is
+//! warned at its line (no player could take it), and the form splits the card in two; a
+//! SillyTavern persona with a hook and an `[InitVar]` tree is imported split in two as well,
+//! each half of the kind the engine detects.
 
 use std::path::Path;
 use std::time::Duration;
@@ -28,6 +33,17 @@ fn fill(s: &Session, css: &str, text: &str) {
     s.type_text(&el, text);
 }
 
+/// A screenshot with `css` scrolled to the middle of its box.
+fn show(s: &Session, css: &str, name: &str) {
+    if let Some(el) = s.find(css) {
+        let _ = s.execute(
+            "arguments[0].scrollIntoView({block: 'center'}); return 0;",
+            serde_json::json!([el.to_json()]),
+        );
+    }
+    s.screenshot(&out_dir().join(name));
+}
+
 #[test]
 fn an_author_writes_a_world_card_in_the_forge() {
     let _scenario = studio_e2e::scenario();
@@ -45,9 +61,13 @@ fn an_author_writes_a_world_card_in_the_forge() {
     let saves = dir.with_extension("saves");
     let _ = std::fs::remove_dir_all(&saves);
     std::fs::create_dir_all(&saves).unwrap();
+    // The picks in turn: the card to import, the image to export on, the persona to split.
+    let persona = dir.with_extension("persona.json");
+    std::fs::write(&persona, PERSONA).unwrap();
+    let picks = std::env::join_paths([&golden, &golden, &persona]).unwrap();
     let s = open_studio_args(
         &[
-            ("STUDIO_PICK_FILES", golden.to_str().unwrap()),
+            ("STUDIO_PICK_FILES", picks.to_str().unwrap()),
             ("STUDIO_SAVE_DIR", saves.to_str().unwrap()),
         ],
         &["--pack", &dir_text],
@@ -110,6 +130,28 @@ fn an_author_writes_a_world_card_in_the_forge() {
     wait_for(Duration::from_secs(10), "the maximum redone", || {
         (value(&var("maximum")) == "9").then_some(())
     });
+    // A hook script, checked as it is typed: a syntax error at its line and column (where
+    // the engine's QuickJS would stop), then fixed.
+    click(&s, "#forge-add-hook");
+    let hook_ok = "[data-hook-check='0'] [data-hook-ok]";
+    wait_for(Duration::from_secs(10), "the new script checked", || {
+        s.find(hook_ok)
+    });
+    let hook = ".forge-hook[data-hook='0'] [data-field='code']";
+    let broken = "on('turn_start', (event) => { let n = ; });";
+    let at = &lorecard::hooks::check(broken)[0];
+    fill(&s, hook, broken);
+    let problem = format!("[data-hook-problem='{}:{}']", at.line, at.column);
+    wait_text(&s, &problem, "the script's syntax error", |t| {
+        t.contains("cannot load")
+    });
+    assert!(s.find(hook_ok).is_none());
+    show(&s, ".forge-hook[data-hook='0']", "forge-hook-error.png");
+    let script = "on('turn_start', (event) => { incvar('depth', 1); });";
+    fill(&s, hook, script);
+    wait_for(Duration::from_secs(10), "the fixed script checked", || {
+        s.find(hook_ok)
+    });
     click(&s, "#forge-save");
     wait_text(&s, "#forge-status", "the save", |t| t == "Saved.");
 
@@ -117,6 +159,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
     let file = dir.join(card_rel);
     let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(card.name, "Harbour Lore");
+    assert_eq!(card.hooks, vec![serde_json::json!(script)]);
     assert_eq!(card.opening, "Fog rolls over the quay.");
     let (tide, debt) = (&card.worldbook[0], &card.worldbook[1]);
     assert_eq!(
@@ -157,7 +200,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
         from core.pack import detect_card_kind\n\
         data = open(sys.argv[1], 'rb').read()\n\
         card = parse_lorecard_bytes(data, 'card')\n\
-        print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), len(card.pregens), detect_card_kind(sys.argv[1], data))\n";
+        print(len(card.warnings), len(card.card.character_book), len(card.variable_specs), len(card.pregens), len(card.hooks), detect_card_kind(sys.argv[1], data))\n";
     let out = test_support::engine_python()
         .args(["-c", check])
         .arg(&file)
@@ -168,7 +211,10 @@ fn an_author_writes_a_world_card_in_the_forge() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "0 2 1 1 world");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "0 2 1 1 1 world"
+    );
     let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
     assert!(
         manifest.contains(card_rel),
@@ -229,6 +275,45 @@ fn an_author_writes_a_world_card_in_the_forge() {
     wait_text(&s, "#forge-status", "the save over it", |t| t == "Saved.");
     let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(card.worldbook[0].condition, "tide >= 3");
+
+    // A persona typed into the world card: the engine would read it as a world card no player
+    // can take, so the lint says so at the personality's line, and the form offers the split.
+    fill(&s, "#forge-personality", "Salt-worn, patient.");
+    click(&s, "#forge-save");
+    wait_text(&s, "#forge-status", "the persona saved", |t| t == "Saved.");
+    let line = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("\"personality\": \"Salt-worn"))
+        .unwrap()
+        + 1;
+    wait_text(
+        &s,
+        &format!("#bench-warnings [data-place^='{card_rel}:{line}:']"),
+        "the kind warning at the personality",
+        |t| t.contains("has a persona but the engine reads it as a world card"),
+    );
+    let before = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
+    click(&s, "#forge-split-card");
+    let world_rel = "cards/harbour-lore-world.lorecard.json";
+    wait_text(&s, "#forge-status", "the split", |t| t.ends_with(world_rel));
+    let halves = lorecard::split::split(&before).unwrap();
+    let on_disk = |rel: &str| lorecard::card::read(&std::fs::read(dir.join(rel)).unwrap()).unwrap();
+    assert_eq!(on_disk(card_rel), halves.character);
+    assert_eq!(on_disk(world_rel), halves.world);
+    for (rel, kind) in [(card_rel, "character"), (world_rel, "world")] {
+        wait_text(
+            &s,
+            &format!("[data-forge-card='{rel}'] + .forge-kind"),
+            "a split half's kind",
+            |t| t == kind,
+        );
+    }
+    wait_for(Duration::from_secs(20), "the kind warning gone", || {
+        s.find(&format!("#bench-warnings [data-place^='{card_rel}:']"))
+            .is_none()
+            .then_some(())
+    });
 
     // Import the engine's golden PNG card: previewed as a world card (its [InitVar]), nothing
     // left out, then added to the pack and opened.
@@ -328,6 +413,64 @@ fn an_author_writes_a_world_card_in_the_forge() {
     let count = |k: &str| keywords.iter().filter(|w| *w == k).count();
     assert_eq!((count("chara"), count("ccv3")), (1, 1), "{keywords:?}");
     assert_eq!(lorecard::import_bytes(&png).unwrap().card, from_png);
+
+    // A SillyTavern persona carrying world machinery (a hook, an [InitVar] tree), imported
+    // split in two: a character card the engine reads as the character half it would make
+    // itself, and a world card with the rest.
+    click(&s, "#forge-import");
+    wait_text(&s, "#forge-preview-kind", "the persona's preview", |t| {
+        t == "world"
+    });
+    click(&s, "#forge-split");
+    show(&s, "#forge-preview", "forge-split-preview.png");
+    click(&s, "#forge-accept");
+    let (character_rel, world_rel) = ("cards/mara.lorecard.json", "cards/mara-world.lorecard.json");
+    wait_for(Duration::from_secs(30), "the character half's form", || {
+        if let Some(e) = s.find("#forge-status.forge-error") {
+            panic!("the split import was refused: {}", s.text(&e));
+        }
+        s.find(&format!("#forge-card[data-path='{character_rel}']"))
+    });
+    for (rel, kind) in [(character_rel, "character"), (world_rel, "world")] {
+        wait_text(
+            &s,
+            &format!("[data-forge-card='{rel}'] + .forge-kind"),
+            "a half's kind in the list",
+            |t| t == kind,
+        );
+        let out = test_support::engine_python()
+            .args(["-c", check])
+            .arg(dir.join(rel))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            said.starts_with("0 ") && said.trim().ends_with(kind),
+            "{rel}: {said} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let halves =
+        lorecard::split::split(&lorecard::import_bytes(PERSONA.as_bytes()).unwrap().card).unwrap();
+    let read = |rel: &str| lorecard::card::read(&std::fs::read(dir.join(rel)).unwrap()).unwrap();
+    assert_eq!(read(character_rel), halves.character);
+    assert_eq!(read(world_rel), halves.world);
+    let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
+    assert!(manifest.contains(character_rel) && manifest.contains(world_rel));
+    s.screenshot(&out_dir().join("forge-split.png"));
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&saves);
+    let _ = std::fs::remove_file(&persona);
 }
+
+/// A SillyTavern V2 persona with world machinery: a hook script and an `[InitVar]` entry.
+const PERSONA: &str = r#"{"spec": "chara_card_v2", "spec_version": "2.0", "data": {
+  "name": "Mara", "description": "A harbour diver.", "personality": "Wry, kind to strays.",
+  "scenario": "", "first_mes": "The lamp gutters.", "mes_example": "",
+  "tags": ["harbour"],
+  "extensions": {"loreweaver_hooks": ["on('turn_start', () => { inject('Mara listens.'); });"]},
+  "character_book": {"entries": [
+    {"keys": ["pier"], "content": "Salt and rope.", "comment": "The pier", "enabled": true, "insertion_order": 0, "extensions": {}},
+    {"keys": [], "content": "trust: [0, \"0~10\"]", "comment": "[InitVar]", "enabled": true, "insertion_order": 1, "extensions": {}}
+  ]}
+}}"#;

@@ -187,11 +187,19 @@ commands! {
     /// A new world card named `name` in `cards/`, listed under the pack's `contents.cards`;
     /// the reply is its path.
     ForgeNew = "forge_new" { name: String } -> String;
+    /// The card at `path` (unchanged on disk since `base`) split in two: its world half made a
+    /// new card in `cards/` and listed, the file itself rewritten as its character half. The
+    /// reply is the world card's path.
+    ForgeSplit = "forge_split" { path: String, base: String } -> String;
+    /// What is wrong with one hook script, as the engine's QuickJS would load it (empty when
+    /// nothing is).
+    ForgeCheckHook = "forge_check_hook" { code: String } -> Vec<HookProblem>;
     /// A SillyTavern card (JSON or PNG) or a native card made a card of the pack: `source`
     /// (asked for when `None`; `None` back when cancelled) is previewed, and written into
     /// `cards/` and listed only when `accept`, with the `[InitVar]` leaves named in `promote`
-    /// made typed variables.
-    ForgeImport = "forge_import" { source: Option<String>, accept: bool, promote: Vec<String> } -> Option<ForgeImportView>;
+    /// made typed variables; with `split`, a world-kind card is written as two cards, its
+    /// character half and its world half (`lorecard::split`).
+    ForgeImport = "forge_import" { source: Option<String>, accept: bool, promote: Vec<String>, split: bool } -> Option<ForgeImportView>;
     /// Writes the card at `path` as `form` (`native`, `st-safe`, `st-release`, `png-safe`,
     /// `png-release`; a PNG card on an image asked for) where the person chooses; the reply is
     /// the file written, `None` when cancelled.

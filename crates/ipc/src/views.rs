@@ -272,8 +272,24 @@ pub struct ForgeImportView {
     pub initvar: Vec<ForgeInitVar>,
     /// What accepting changed beyond copying (leaves promoted, conditions rewritten).
     pub notes: Vec<String>,
-    /// The card's path in the pack once accepted.
+    /// The card's path in the pack once accepted (its character half's, when split).
     pub written: Option<String>,
+    /// A world-kind card with a persona: it can be written as two cards.
+    pub splittable: bool,
+    /// Worldbook entries the character half keeps, when split.
+    pub character_entries: usize,
+    /// The world half's path, when it was split.
+    pub written_world: Option<String>,
+}
+
+/// One thing wrong with a hook script, at its line and column (1-based) inside the script.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct HookProblem {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+    /// The engine does not load the script at all.
+    pub skipped: bool,
 }
 
 /// An MVU leaf and the variable it would become (`id` empty, with `why`, when it cannot).

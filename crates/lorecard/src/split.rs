@@ -20,6 +20,14 @@ pub struct Halves {
     pub world: Lorecard,
 }
 
+/// Whether the card has a persona: a personality or dialogue examples (an opening is not
+/// one: a world card opens its scene too).
+pub fn has_persona(card: &Lorecard) -> bool {
+    [&card.personality, &card.dialogue_examples]
+        .iter()
+        .any(|t| !t.trim().is_empty())
+}
+
 /// The card's halves; `None` when it carries no world machinery (it is a character card
 /// already, and there is nothing to split off).
 pub fn split(card: &Lorecard) -> Option<Halves> {

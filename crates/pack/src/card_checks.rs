@@ -67,10 +67,12 @@ pub fn kind(rel: &str, doc: &Node, json: &Value, warnings: &mut Vec<Problem>) {
         (Some(data), Some(node)) if !native => (data, node),
         _ => (json, doc),
     };
+    // An opening is not a persona: a world card opens its scene too (the engine's golden
+    // world card has one).
     let persona_keys: &[&str] = if native {
-        &["personality", "opening", "dialogue_examples"]
+        &["personality", "dialogue_examples"]
     } else {
-        &["personality", "first_mes", "mes_example"]
+        &["personality", "mes_example"]
     };
     let persona = persona_keys.iter().find(|k| {
         body.get(**k)
@@ -117,8 +119,7 @@ pub fn kind(rel: &str, doc: &Node, json: &Value, warnings: &mut Vec<Problem>) {
             "this card is lore with no persona, but the engine reads it as a character card (no \
              hooks, variables, keeper-only lore or templates): the pack offers it to players as \
              a character, not to the keeper as the world",
-            "make it a world card with a variable or keeper-only lore, or give it a personality \
-             and an opening",
+            "make it a world card with a variable or keeper-only lore, or give it a personality",
         ));
     }
 }

@@ -130,6 +130,51 @@ pub async fn forge_new(
     Ok(rel)
 }
 
+#[tauri::command]
+pub async fn forge_split(
+    bench: tauri::State<'_, PackBench>,
+    args: cmd::ForgeSplit,
+) -> Result<Reply<cmd::ForgeSplit>, String> {
+    let cmd::ForgeSplit { path, base } = args;
+    let dir = bench.dir().await?;
+    let file = inside(&dir, &path)?;
+    let now = std::fs::read(&file).map_err(|e| format!("{path}: {e}"))?;
+    if base_of(&now) != base {
+        return Err(format!(
+            "{path} changed on disk since you opened it: save or reload it first"
+        ));
+    }
+    let card = lorecard::card::read(&now).map_err(|e| format!("{path}: {e}"))?;
+    if !lorecard::split::has_persona(&card) {
+        return Err(format!(
+            "{path} has no persona (a personality or dialogue examples) to split off"
+        ));
+    }
+    let halves = lorecard::split::split(&card).ok_or_else(|| {
+        format!("{path} carries no world machinery: it is a character card already")
+    })?;
+    // The world half first, then the character half over the file: a failure between the
+    // two leaves the whole card as it was and an extra world card, never a card lost.
+    let world = card_rel(&dir, &halves.world.name);
+    add_card(&dir, &world, &lorecard::card::write(&halves.world))?;
+    write_whole(&file, lorecard::card::write(&halves.character).as_bytes())?;
+    Ok(world)
+}
+
+/// Pure and quick (a parse of one script): called as the author types.
+#[tauri::command]
+pub fn forge_check_hook(args: cmd::ForgeCheckHook) -> Result<Reply<cmd::ForgeCheckHook>, String> {
+    Ok(lorecard::hooks::check(&args.code)
+        .into_iter()
+        .map(|p| ipc::HookProblem {
+            line: p.line,
+            column: p.column,
+            message: p.message,
+            skipped: p.skipped,
+        })
+        .collect())
+}
+
 /// A free `cards/<slug>.lorecard.json` for a card named `name`.
 pub(super) fn card_rel(dir: &Path, name: &str) -> String {
     let slug: String = name

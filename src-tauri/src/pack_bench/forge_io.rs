@@ -17,7 +17,11 @@ const MAX_CARD: u64 = lorecard::card::MAX_FILE_BYTES as u64;
 
 async fn pick_file(app: &tauri::AppHandle, filter: (&str, &[&str])) -> Option<PathBuf> {
     if let Some(files) = std::env::var_os("STUDIO_PICK_FILES") {
-        return std::env::split_paths(&files).next();
+        // Each pick takes the next path; the last one answers every pick after it.
+        static PICKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let files: Vec<PathBuf> = std::env::split_paths(&files).collect();
+        let n = PICKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return files.get(n.min(files.len().saturating_sub(1))).cloned();
     }
     use tauri_plugin_dialog::DialogExt;
     let (tx, rx) = tokio::sync::oneshot::channel();
@@ -51,6 +55,7 @@ pub async fn forge_import(
         source,
         accept,
         promote,
+        split,
     } = args;
     let source = match source {
         Some(s) => PathBuf::from(s),
@@ -74,6 +79,7 @@ pub async fn forge_import(
     let native = lorecard::card::write(&imported.card);
     let json: serde_json::Value = serde_json::from_str(&native).map_err(|e| e.to_string())?;
     let world = lorecard::world::payloads(&json);
+    let halves = lorecard::split::split(&imported.card);
     let mut view = ForgeImportView {
         source: source.display().to_string(),
         name: imported.card.name.clone(),
@@ -88,12 +94,31 @@ pub async fn forge_import(
         initvar,
         notes,
         written: None,
+        splittable: lorecard::split::has_persona(&imported.card) && halves.is_some(),
+        character_entries: halves.as_ref().map_or(0, |h| h.character.worldbook.len()),
+        written_world: None,
     };
     if accept {
         let dir = bench.dir().await?;
-        let rel = card_rel(&dir, &imported.card.name);
-        add_card(&dir, &rel, &native)?;
-        view.written = Some(rel);
+        match halves.filter(|_| split && view.splittable) {
+            Some(halves) => {
+                // The world half first: the character half is the one opened after.
+                let world = card_rel(&dir, &halves.world.name);
+                add_card(&dir, &world, &lorecard::card::write(&halves.world))?;
+                let character = card_rel(&dir, &halves.character.name);
+                add_card(&dir, &character, &lorecard::card::write(&halves.character))?;
+                view.notes.push(format!(
+                    "split in two: {character} (the character, {} entries) and {world} (the world)",
+                    halves.character.worldbook.len()
+                ));
+                (view.written, view.written_world) = (Some(character), Some(world));
+            }
+            None => {
+                let rel = card_rel(&dir, &imported.card.name);
+                add_card(&dir, &rel, &native)?;
+                view.written = Some(rel);
+            }
+        }
     }
     Ok(Some(view))
 }

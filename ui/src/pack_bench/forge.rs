@@ -14,8 +14,8 @@ use crate::store::Table;
 /// The form's state: the card being edited, and a counter that re-draws its rows (a card
 /// opened, a row added or removed). Typing edits the document without re-drawing anything.
 #[derive(Clone, Copy)]
-struct Form {
-    doc: RwSignal<Option<ForgeDocument>>,
+pub(super) struct Form {
+    pub(super) doc: RwSignal<Option<ForgeDocument>>,
     shape: RwSignal<u64>,
     history: RwSignal<History>,
 }
@@ -57,7 +57,7 @@ impl Form {
     }
 
     /// An edit of the field `at` (no row added or removed: nothing is drawn again).
-    fn edit(&self, at: &str, f: impl FnOnce(&mut Value)) {
+    pub(super) fn edit(&self, at: &str, f: impl FnOnce(&mut Value)) {
         self.remember(Some(at));
         self.apply(f);
     }
@@ -92,27 +92,27 @@ impl Form {
         }
     }
 
-    fn read(&self, f: impl FnOnce(&Value) -> String) -> String {
+    pub(super) fn read(&self, f: impl FnOnce(&Value) -> String) -> String {
         self.doc
             .with_untracked(|d| d.as_ref().map(|d| f(&d.card)).unwrap_or_default())
     }
 
     /// Adds or removes a row: the rows are drawn again.
-    fn reshape(&self, f: impl FnOnce(&mut Value)) {
+    pub(super) fn reshape(&self, f: impl FnOnce(&mut Value)) {
         self.remember(None);
         self.apply(f);
         self.shape.update(|n| *n += 1);
     }
 }
 
-fn list_mut<'a>(card: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
+pub(super) fn list_mut<'a>(card: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
     if !card[key].is_array() {
         card[key] = json!([]);
     }
     card[key].as_array_mut().expect("made a list above")
 }
 
-fn text_of(v: &Value) -> String {
+pub(super) fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
@@ -129,7 +129,10 @@ fn number(text: &str) -> Option<Value> {
     t.parse::<f64>().ok().map(|f| json!(f))
 }
 
-fn call_list(cards: RwSignal<Vec<ForgeCardInfo>>, status: RwSignal<Option<(bool, String)>>) {
+pub(super) fn call_list(
+    cards: RwSignal<Vec<ForgeCardInfo>>,
+    status: RwSignal<Option<(bool, String)>>,
+) {
     leptos::task::spawn_local(async move {
         match crate::bridge::call(&ipc::cmd::ForgeCards {}).await {
             Ok(list) => {
@@ -143,13 +146,23 @@ fn call_list(cards: RwSignal<Vec<ForgeCardInfo>>, status: RwSignal<Option<(bool,
 }
 
 fn open_card(form: Form, status: RwSignal<Option<(bool, String)>>, path: String) {
+    open_saying(form, status, path, None);
+}
+
+/// Opens the card at `path`, then shows `said` (or clears what was shown).
+pub(super) fn open_saying(
+    form: Form,
+    status: RwSignal<Option<(bool, String)>>,
+    path: String,
+    said: Option<String>,
+) {
     leptos::task::spawn_local(async move {
         match crate::bridge::call(&ipc::cmd::ForgeOpen { path }).await {
             Ok(doc) => {
                 let _ = form.doc.try_set(Some(doc));
                 let _ = form.history.try_set(History::default());
                 form.shape.update(|n| *n += 1);
-                let _ = status.try_set(None);
+                let _ = status.try_set(said.map(|s| (false, s)));
             }
             Err(e) => {
                 let _ = status.try_set(Some((true, e)));
@@ -224,6 +237,7 @@ pub fn Forge(table: Table) -> impl IntoView {
     let preview = RwSignal::new(None::<ForgeImportView>);
     let promote = RwSignal::new(Vec::<String>::new());
     let import_notes = RwSignal::new(Vec::<String>::new());
+    let split = RwSignal::new(false);
     let import = move |source: Option<String>, accept: bool| {
         let chosen = if accept {
             promote.get_untracked()
@@ -235,6 +249,7 @@ pub fn Forge(table: Table) -> impl IntoView {
                 source,
                 accept,
                 promote: chosen,
+                split: split.get_untracked(),
             };
             match crate::bridge::call(&call).await {
                 Ok(Some(view)) if accept => {
@@ -247,6 +262,7 @@ pub fn Forge(table: Table) -> impl IntoView {
                 }
                 Ok(view) => {
                     let _ = promote.try_set(vec![]);
+                    let _ = split.try_set(false);
                     let _ = preview.try_set(view);
                 }
                 Err(e) => {
@@ -329,6 +345,11 @@ pub fn Forge(table: Table) -> impl IntoView {
                             </div>
                         })}
                         {(!v.initvar.is_empty()).then(|| super::forge_initvar::choice(v.initvar.clone(), promote))}
+                        {v.splittable.then(|| view! {
+                            <label class="forge-split"><input type="checkbox" id="forge-split" prop:checked=split
+                                on:change=move |ev| split.set(event_target_checked(&ev))/>" "{l("forge.split")}
+                                <span class="forge-counts">{l("forge.split_halves").replace("{n}", &v.character_entries.to_string())}</span></label>
+                        })}
                         <div class="forge-actions">
                             <button type="button" id="forge-accept" on:click=move |_| import(Some(source.clone()), true)>{l("forge.accept")}</button>
                             <button type="button" class="secondary" on:click=move |_| preview.set(None)>{l("forge.cancel")}</button>
@@ -362,10 +383,15 @@ pub fn Forge(table: Table) -> impl IntoView {
                     <form class="forge-card" id="forge-card" data-path=path
                         on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); save(false) }>
                         <code class="forge-path">{shown}</code>
-                        {field(form, "name", "forge.name", false)}
-                        {field(form, "description", "forge.description", true)}
-                        {field(form, "scenario", "forge.scenario", true)}
-                        {field(form, "opening", "forge.opening", true)}
+                        {super::forge_fields::field(form, "name", "forge.name", false)}
+                        {super::forge_fields::field(form, "description", "forge.description", true)}
+                        {super::forge_fields::field(form, "scenario", "forge.scenario", true)}
+                        {super::forge_fields::field(form, "personality", "forge.personality", true)}
+                        {super::forge_fields::field(form, "opening", "forge.opening", true)}
+                        {super::forge_fields::alternates(form)}
+                        {super::forge_fields::field(form, "dialogue_examples", "forge.dialogue_examples", true)}
+                        {super::forge_fields::field(form, "author_notes", "forge.author_notes", true)}
+                        {super::forge_fields::tags(form)}
                         <h4>{tr(locale.get_untracked(), "forge.worldbook")}</h4>
                         {entries(form)}
                         <button type="button" class="secondary small" id="forge-add-entry"
@@ -385,6 +411,8 @@ pub fn Forge(table: Table) -> impl IntoView {
                             on:click=move |_| form.reshape(|c| list_mut(c, "variables").push(json!({"id": "", "kind": "number", "visibility": "player", "default": 0})))>
                             {tr(locale.get_untracked(), "forge.add_var")}
                         </button>
+                        <h4>{tr(locale.get_untracked(), "forge.hook_scripts")}</h4>
+                        {super::forge_hooks::hooks(form)}
                         <div class="forge-actions">
                             <button type="submit" id="forge-save">{tr(locale.get_untracked(), "forge.save")}</button>
                             <button type="button" class="secondary" id="forge-undo" on:click=move |_| form.step(true)
@@ -398,29 +426,18 @@ pub fn Forge(table: Table) -> impl IntoView {
                                     .map(|(v, k)| view! { <option value=v selected=move || export_form.get() == v>{tr(locale.get_untracked(), k)}</option> })}
                             </select>
                             <button type="button" class="secondary" id="forge-export" on:click=move |_| export()>{tr(locale.get_untracked(), "forge.export")}</button>
+                            {move || super::forge_fields::splittable(form, &cards.get()).then(|| view! {
+                                <button type="button" class="secondary" id="forge-split-card"
+                                    title=tr(locale.get_untracked(), "forge.split_card_why")
+                                    on:click=move |_| super::forge_fields::split_card(form, cards, status, locale)>
+                                    {tr(locale.get_untracked(), "forge.split_card")}
+                                </button>
+                            })}
                         </div>
                     </form>
                 }})
             }}
         </section>
-    }
-}
-
-/// One of the card's top-level text fields.
-fn field(form: Form, key: &'static str, label: &'static str, long: bool) -> impl IntoView {
-    let locale = use_context::<RwSignal<Locale>>().expect("locale");
-    let value = form.read(|c| text_of(&c[key]));
-    let id = format!("forge-{key}");
-    let set = move |text: String| form.edit(key, |c| c[key] = text.into());
-    view! {
-        <label class="forge-field">
-            <span>{tr(locale.get_untracked(), label)}</span>
-            {if long {
-                view! { <textarea id=id rows="2" prop:value=value on:input=move |ev| set(event_target_value(&ev))></textarea> }.into_any()
-            } else {
-                view! { <input id=id prop:value=value on:input=move |ev| set(event_target_value(&ev))/> }.into_any()
-            }}
-        </label>
     }
 }
 
@@ -498,7 +515,7 @@ fn entries(form: Form) -> impl IntoView {
 }
 
 /// Keys typed as a comma-separated list (a Chinese comma too).
-fn split_words(text: &str) -> Value {
+pub(super) fn split_words(text: &str) -> Value {
     text.split([',', '，'])
         .map(str::trim)
         .filter(|k| !k.is_empty())

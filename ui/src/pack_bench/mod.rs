@@ -5,6 +5,8 @@
 mod beside;
 mod engine;
 mod forge;
+mod forge_fields;
+mod forge_hooks;
 mod forge_initvar;
 mod on_engine;
 pub mod text;
