@@ -458,6 +458,36 @@ fn an_author_writes_a_world_card_in_the_forge() {
     let manifest = std::fs::read_to_string(dir.join("pack.yaml")).unwrap();
     assert!(manifest.contains(character_rel) && manifest.contains(world_rel));
     s.screenshot(&out_dir().join("forge-split.png"));
+
+    // Every card the forge wrote, in the pack the engine's packer builds: the fixture's world
+    // card, the harbour's world half, the golden import and Mara's world half are world cards.
+    let built = dir.with_extension("lwpack");
+    let out = test_support::engine::run_app(
+        &dir.with_extension("packer"),
+        &[
+            "--pack",
+            &dir_text,
+            "--out",
+            built.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            &said["ok"],
+            &said["trust"]["cards"],
+            &said["trust"]["world_cards"]
+        ),
+        (
+            &serde_json::json!(true),
+            &serde_json::json!(6),
+            &serde_json::json!(4)
+        ),
+        "{said}"
+    );
+    let _ = std::fs::remove_file(&built);
+    let _ = std::fs::remove_dir_all(dir.with_extension("packer"));
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&saves);
     let _ = std::fs::remove_file(&persona);
