@@ -164,18 +164,10 @@ fn leading_decorators(text: &str) -> impl Iterator<Item = String> + '_ {
         })
 }
 
-/// `<% … %>` spans, and one for a dangling `<%` (`core.card_split.strip_ejs`).
+/// `<% … %>` spans, and one for a dangling `<%`, counted as `core.card_split.strip_ejs`
+/// counts them.
 fn ejs_blocks(text: &str) -> usize {
-    let mut count = 0;
-    let mut rest = text;
-    while let Some(start) = rest.find("<%") {
-        count += 1;
-        match rest[start + 2..].find("%>") {
-            Some(end) => rest = &rest[start + 2 + end + 2..],
-            None => break,
-        }
-    }
-    count
+    crate::split::strip_ejs(text).1
 }
 
 /// Hook scripts: a native card's `hooks`, else `extensions.loreweaver_hooks` (in `data` or
@@ -191,22 +183,12 @@ fn hook_codes(raw: &Map<String, Value>, native: bool) -> usize {
             .and_then(|e| e.get(crate::st::HOOKS_EXTENSION))
     });
     let _ = native;
-    let items: Vec<&Value> = match list {
-        Some(Value::Array(items)) => items.iter().collect(),
-        Some(single @ Value::String(_)) => vec![single],
+    let items: Vec<Value> = match list {
+        Some(Value::Array(items)) => items.clone(),
+        Some(single @ Value::String(_)) => vec![single.clone()],
         _ => vec![],
     };
-    items
-        .into_iter()
-        .filter(|item| {
-            let code = match item {
-                Value::String(s) => Some(s.as_str()),
-                Value::Object(o) => o.get("code").and_then(Value::as_str),
-                _ => None,
-            };
-            code.is_some_and(|c| !c.trim().is_empty())
-        })
-        .count()
+    crate::hooks::codes(&items).len()
 }
 
 /// Typed variables the engine would keep (an id and a known kind; duplicates once).
