@@ -92,7 +92,7 @@ pub fn payloads(raw: &Value) -> WorldPayloads {
         let text = source.get(*field).and_then(Value::as_str).unwrap_or("");
         out.ejs_blocks += ejs_blocks(text);
     }
-    out.hooks = hook_codes(raw, native);
+    out.hooks = hook_codes(raw);
     if native {
         out.variable_declarations += typed_variables(raw.get("variables"));
     }
@@ -172,7 +172,7 @@ fn ejs_blocks(text: &str) -> usize {
 
 /// Hook scripts: a native card's `hooks`, else `extensions.loreweaver_hooks` (in `data` or
 /// at the root); strings or `{code}` objects with code in them.
-fn hook_codes(raw: &Map<String, Value>, native: bool) -> usize {
+fn hook_codes(raw: &Map<String, Value>) -> usize {
     let list = raw.get("hooks").filter(|h| h.is_array()).or_else(|| {
         let in_data = raw
             .get("data")
@@ -182,7 +182,6 @@ fn hook_codes(raw: &Map<String, Value>, native: bool) -> usize {
             .or_else(|| raw.get("extensions").filter(|e| e.is_object()))
             .and_then(|e| e.get(crate::st::HOOKS_EXTENSION))
     });
-    let _ = native;
     let items: Vec<Value> = match list {
         Some(Value::Array(items)) => items.clone(),
         Some(single @ Value::String(_)) => vec![single.clone()],
