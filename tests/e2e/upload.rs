@@ -351,21 +351,53 @@ fn pictures_are_shared_by_path_refusals_are_said_and_a_long_upload_cancels() {
         "the long upload's progress",
         || row(&s, name).as_ref().and_then(in_flight),
     );
-    // Further on, still in flight: the bytes are moving, and the row says so.
+    // Further on, still in flight: the bytes are moving, and the row says so; Cancel is
+    // clicked at that moment. The page clicks it itself, within the task that drew the
+    // reading: a loopback upload once outran WebDriver's round trips (read, find, scroll,
+    // click) on CI's loaded cores and finished before the click arrived.
+    s.execute(
+        "window.__cancelAt = null;
+         const first = arguments[0], name = arguments[1];
+         const box = document.querySelector('.uploads');
+         const look = () => {
+           const u = Array.from(box.querySelectorAll('.upload'))
+             .find((u) => u.textContent.includes(name));
+           if (!u) { return; }
+           if (u.dataset.state !== 'sending') {
+             obs.disconnect();
+             window.__cancelAt = 'the long upload stopped by itself: ' + u.dataset.state + ' ' + u.textContent;
+             return;
+           }
+           const label = u.querySelector('.upload-state').textContent.trim();
+           const width = u.querySelector('.meter-fill').style.width;
+           const pct = parseInt(label, 10);
+           if (pct > first && pct < 100) {
+             obs.disconnect();
+             window.__cancelAt = label === width ? pct : 'the bar and the words differ: ' + label + ' / ' + width;
+             u.querySelector('.upload-cancel').click();
+           }
+         };
+         const obs = new MutationObserver(look);
+         obs.observe(box, {subtree: true, childList: true, characterData: true, attributes: true});
+         look();
+         return 0;",
+        serde_json::json!([first, name]),
+    )
+    .unwrap_or_else(|e| panic!("watching the long upload: {e}"));
     let second = wait_for(
         Duration::from_secs(60),
-        "the long upload to move on",
+        "the long upload to move on and be cancelled",
         || {
-            let r = row(&s, name).expect("the long upload's row");
-            assert_eq!(
-                r.state, "sending",
-                "the long upload stopped by itself: {r:?}"
-            );
-            in_flight(&r).filter(|p| *p > first)
+            let v = s
+                .execute("return window.__cancelAt;", serde_json::json!([]))
+                .unwrap_or_else(|e| panic!("reading the cancelled reading: {e}"));
+            if let Some(why) = v.as_str() {
+                panic!("{why}");
+            }
+            v.as_u64()
         },
     );
-    eprintln!("the long upload in flight: {first}%, then {second}%");
-    click(&s, ".upload[data-state='sending'] .upload-cancel");
+    eprintln!("the long upload in flight: {first}%, then {second}%, cancelled there");
     let cancelled = wait_for(Duration::from_secs(20), "the cancelled upload", || {
         row(&s, name).filter(|r| r.state != "sending")
     });

@@ -84,44 +84,9 @@ pub fn InputBox(table: Table) -> impl IntoView {
             );
         }
     };
-    let uploads = move || {
-        table.uploads.get().into_iter().map(|u| {
-            let pct = (u.sent * 100).checked_div(u.total).unwrap_or(100).min(100);
-            let state = if u.cancelled { "cancelled" } else if u.error.is_some() { "failed" } else if u.done.is_some() { "done" } else { "sending" };
-            let label = match (&u.error, &u.done) {
-                (Some(e), _) => e.clone(),
-                (None, Some(_)) => tr(locale.get(), "upload.done").to_string(),
-                _ => format!("{pct}%"),
-            };
-            let id = u.id;
-            let sending = state == "sending";
-            view! {
-                <div class="upload" data-state=state data-id=id.to_string()>
-                    <span class="upload-name">{u.name.clone()}</span>
-                    <div class="meter-track"><div class="meter-fill" style=format!("width:{pct}%")></div></div>
-                    <span class="upload-state">{label}</span>
-                    {if sending {
-                        view! {
-                            <button class="link upload-cancel" on:click=move |_| {
-                                leptos::task::spawn_local(async move {
-                                    let _ = crate::bridge::call(&ipc::cmd::CancelUpload { id }).await;
-                                });
-                            }>{move || tr(locale.get(), "upload.cancel")}</button>
-                        }.into_any()
-                    } else {
-                        view! {
-                            <button class="link upload-dismiss" on:click=move |_| table.uploads.update(|l| l.retain(|x| x.id != id))>
-                                "×"
-                            </button>
-                        }.into_any()
-                    }}
-                </div>
-            }
-        }).collect_view()
-    };
     view! {
         <div class="uploads" aria-live="polite">
-            {uploads}
+            <super::uploads::Uploads table />
             {move || sharing_off().then(|| view! {
                 <div class="upload uploads-off" id="uploads-off"><span class="upload-state">{tr(locale.get(), "upload.off")}</span></div>
             })}

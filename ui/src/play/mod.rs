@@ -16,6 +16,7 @@ mod status;
 mod story_tools;
 pub mod text;
 mod transcript;
+mod uploads;
 mod virtual_list;
 
 use leptos::prelude::*;
