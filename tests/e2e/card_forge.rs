@@ -4,7 +4,8 @@
 //! with all of it (undo and redo stepping through the last field on the way), `pack.yaml`
 //! lists it, and the bench shows the variable. A condition broken in the form and saved is a
 //! warning at that entry's line; an edit made on disk meanwhile refuses the next save (nothing
-//! typed lost) until the author saves over it. The engine's
+//! typed lost) until the author merges it with the form (the place both changed theirs to
+//! decide). The engine's
 //! golden PNG card is imported (previewed as a world card, nothing left out, one `[InitVar]`
 //! leaf ticked to become a typed variable, the condition that read it following) and exported
 //! again as a PNG card holding one `chara` and one `ccv3` chunk that reads to the same card.
@@ -97,6 +98,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
     fill(&s, &entry(0, "content"), "The tide turns at dusk.");
     fill(&s, &entry(1, "title"), "The ferryman's debt");
     fill(&s, &entry(1, "content"), "He owes the harbour master.");
+    fill(&s, &entry(1, "keys"), "ferryman");
     click(&s, &entry(1, "secret"));
     // The entry's triggers, behind its disclosure.
     click(&s, ".forge-entry[data-entry='0'] .forge-more summary");
@@ -166,7 +168,7 @@ fn an_author_writes_a_world_card_in_the_forge() {
         (tide.keys.clone(), tide.condition.as_str()),
         (vec!["tide".into(), "潮".into()], "tide >= 2")
     );
-    assert!(debt.secret && !tide.secret);
+    assert!(debt.secret && !tide.secret && debt.keys == ["ferryman"]);
     assert_eq!(
         (
             tide.probability,
@@ -256,11 +258,15 @@ fn an_author_writes_a_world_card_in_the_forge() {
         |t| t.contains("\"Tide tables\": the condition does not parse"),
     );
 
-    // Someone edits the file meanwhile: the next save is refused and keeps the form.
+    // Someone edits the file meanwhile: the next save is refused and keeps the form. The
+    // author merges: the file's other edit lands in the form, and the one place both changed
+    // (the condition) is theirs to decide; they take the file's.
     let on_disk = std::fs::read_to_string(&file).unwrap();
     std::fs::write(
         &file,
-        on_disk.replace("Fog rolls over the quay.", "Edited elsewhere."),
+        on_disk
+            .replace("Fog rolls over the quay.", "Edited elsewhere.")
+            .replace("\"condition\": \"tide >=\"", "\"condition\": \"tide >= 4\""),
     )
     .unwrap();
     fill(&s, &entry(0, "condition"), "tide >= 3");
@@ -271,10 +277,32 @@ fn an_author_writes_a_world_card_in_the_forge() {
     assert!(std::fs::read_to_string(&file)
         .unwrap()
         .contains("Edited elsewhere."));
-    click(&s, "#forge-overwrite");
-    wait_text(&s, "#forge-status", "the save over it", |t| t == "Saved.");
+    click(&s, "#forge-merge-start");
+    let conflict = "#forge-merge [data-conflict='worldbook[0].condition']";
+    wait_text(&s, conflict, "the one conflict", |t| {
+        t.contains("tide >= 3") && t.contains("tide >= 4")
+    });
+    assert_eq!(s.find_all("#forge-merge [data-conflict]").len(), 1);
+    show(&s, "#forge-merge", "forge-merge.png");
+    click(&s, &format!("{conflict} [data-choice='theirs']"));
+    click(&s, "#forge-merge-apply");
+    wait_text(&s, "#forge-status", "the merge", |t| {
+        t.starts_with("Merged with the file on disk: 1 of its changes taken, 1 decided")
+    });
+    assert_eq!(
+        (value("#forge-opening"), value(&entry(0, "condition"))),
+        (
+            serde_json::json!("Edited elsewhere."),
+            serde_json::json!("tide >= 4")
+        )
+    );
+    click(&s, "#forge-save");
+    wait_text(&s, "#forge-status", "the merged save", |t| t == "Saved.");
     let card = lorecard::card::read(&std::fs::read(&file).unwrap()).unwrap();
-    assert_eq!(card.worldbook[0].condition, "tide >= 3");
+    assert_eq!(
+        (card.opening.as_str(), card.worldbook[0].condition.as_str()),
+        ("Edited elsewhere.", "tide >= 4")
+    );
 
     // A persona typed into the world card: the engine would read it as a world card no player
     // can take, so the lint says so at the personality's line, and the form offers the split.

@@ -124,7 +124,7 @@ fn bench_reloads_a_pack_as_its_author_saves() {
     // Lore the engine would never fire: the pack still loads, a warning names its line.
     let card = dir.join("cards/world.lorecard.json");
     let card_text = std::fs::read_to_string(&card).unwrap();
-    let lore = "\"name\": \"Bench world\",\n  \"worldbook\": [{\"title\": \"Tide lore\", \"content\": \"x\", \"condition\": \"tide >=\"}],";
+    let lore = "\"name\": \"Bench world\",\n  \"worldbook\": [{\"title\": \"Tide lore\", \"content\": \"x\", \"keys\": [\"tide\"], \"condition\": \"tide >=\"}],";
     std::fs::write(&card, card_text.replace("\"name\": \"Bench world\",", lore)).unwrap();
     let warning = wait_text(
         &s,

@@ -13,7 +13,7 @@ pub const TARGET: &str = "x86_64-apple-darwin";
 
 /// The crates that build for macOS without Apple's SDK.
 pub const CHECKED: &[&str] = &[
-    "protocol", "pack", "platform", "sound", "hosting", "ipc", "lorecard",
+    "protocol", "pack", "platform", "sound", "hosting", "ipc", "lorecard", "docmerge",
 ];
 
 pub fn run() -> Result<(), String> {

@@ -182,8 +182,9 @@ commands! {
     ForgeOpen = "forge_open" { path: String } -> ForgeDocument;
     /// Writes `card` (the whole native document) to `path`, in the stable key order; refused,
     /// with nothing written, when the file changed on disk since `base` (unless `overwrite`)
-    /// or when the document is not a native card. The reply is the new base.
-    ForgeSave = "forge_save" { path: String, card: serde_json::Value, base: String, overwrite: bool } -> String;
+    /// or when the document is not a native card. The reply is the file as written (its
+    /// base, and its document: what a later merge with the file compares to).
+    ForgeSave = "forge_save" { path: String, card: serde_json::Value, base: String, overwrite: bool } -> ForgeDocument;
     /// A new world card named `name` in `cards/`, listed under the pack's `contents.cards`;
     /// the reply is its path.
     ForgeNew = "forge_new" { name: String } -> String;

@@ -237,6 +237,7 @@ async fn a_pack_the_forge_wrote_builds_and_its_variables_reach_the_engine() {
         lorecard::Entry {
             title: "The ferryman's debt".into(),
             content: "He owes the harbour master.".into(),
+            keys: vec!["ferryman".into()],
             secret: true,
             ..Default::default()
         },
@@ -249,6 +250,7 @@ async fn a_pack_the_forge_wrote_builds_and_its_variables_reach_the_engine() {
     mara.worldbook = vec![lorecard::Entry {
         title: "The pier".into(),
         content: "Salt and rope.".into(),
+        keys: vec!["pier".into()],
         ..Default::default()
     }];
     let halves = lorecard::split::split(&mara).unwrap();

@@ -191,7 +191,7 @@ fn entry(
             );
         }
     }
-    let enabled = entry.get("enabled").is_none_or(|n| n.to_json() != false);
+    let enabled = entry.get("enabled").is_none_or(truthy);
     let probability = entry.get("probability").and_then(|n| n.to_json().as_f64());
     if let (true, Some(p), Some(node)) = (enabled, probability, entry.get("probability")) {
         if p <= 0.0 {
@@ -201,6 +201,46 @@ fn entry(
                 "give it a chance between 1 and 100, or set \"enabled\": false",
             );
         }
+    }
+    if !text.trim().is_empty() {
+        keyless(rel, &title, entry, warnings);
+    }
+}
+
+/// An enabled, non-constant entry with no keys: no word in the story brings it in.
+fn keyless(rel: &str, title: &str, entry: &Node, warnings: &mut Vec<Problem>) {
+    let flag = |field: &str, default: bool| entry.get(field).map_or(default, truthy);
+    if !flag("enabled", true) || flag("constant", false) {
+        return;
+    }
+    let keys = entry.get("keys");
+    let has_key = match keys.map(|n| &n.kind) {
+        Some(Kind::Seq(items)) => items.iter().any(|k| !scalar(k).trim().is_empty()),
+        Some(_) => !scalar(keys.unwrap_or(entry)).trim().is_empty(),
+        None => false,
+    };
+    if !has_key {
+        warnings.push(Problem::at(
+            rel,
+            keys.unwrap_or(entry),
+            format!(
+                "{title}: no keys and not constant: no word in the story brings it in (only the \
+                 engine's semantic search can, on an install with embeddings)"
+            ),
+            "give it keys, or set \"constant\": true",
+        ));
+    }
+}
+
+/// A value as Python's `bool()` reads it (the engine's `_flag`).
+fn truthy(node: &Node) -> bool {
+    match node.to_json() {
+        serde_json::Value::Null => false,
+        serde_json::Value::Bool(b) => b,
+        serde_json::Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        serde_json::Value::Array(a) => !a.is_empty(),
+        serde_json::Value::Object(o) => !o.is_empty(),
     }
 }
 

@@ -82,7 +82,7 @@ fn a_persona_carrying_world_machinery_is_read_as_a_world_card() {
     let got = warnings(&native(&[
         "  \"personality\": \"Gruff, kind to strays.\",",
         "  \"opening\": \"The door creaks.\",",
-        "  \"worldbook\": [{\"title\": \"The vault\", \"content\": \"Below.\", \"secret\": true}]",
+        "  \"worldbook\": [{\"title\": \"The vault\", \"content\": \"Below.\", \"keys\": [\"vault\"], \"secret\": true}]",
     ]));
     assert_eq!(got.len(), 1, "{got:#?}");
     assert!(
@@ -94,7 +94,8 @@ fn a_persona_carrying_world_machinery_is_read_as_a_world_card() {
 
 #[test]
 fn lore_with_no_persona_and_no_machinery_is_read_as_a_character_card() {
-    let lore = "  \"worldbook\": [{\"title\": \"The town\", \"content\": \"Rain.\"}]";
+    let lore =
+        "  \"worldbook\": [{\"title\": \"The town\", \"content\": \"Rain.\", \"constant\": true}]";
     let got = warnings(&native(&[lore]));
     assert_eq!(got.len(), 1, "{got:#?}");
     assert!(

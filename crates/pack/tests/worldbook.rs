@@ -37,7 +37,7 @@ fn places(list: &[Problem]) -> Vec<String> {
 #[test]
 fn a_clean_worldbook_has_no_warning() {
     let list = warnings(
-        "    {\"title\": \"五层\", \"content\": \"只在雨夜\", \"keys\": [\"五层\"], \"condition\": \"世界.日 >= 2\", \"id\": \"a\"},\n    {\"title\": \"b\", \"content\": \"x\", \"id\": \"b\", \"selective_logic\": \"not_all\", \"position\": \"after\"}",
+        "    {\"title\": \"五层\", \"content\": \"只在雨夜\", \"keys\": [\"五层\"], \"condition\": \"世界.日 >= 2\", \"id\": \"a\"},\n    {\"title\": \"b\", \"content\": \"x\", \"keys\": \"b\", \"id\": \"b\", \"selective_logic\": \"not_all\", \"position\": \"after\"}",
     );
     assert_eq!(places(&list), Vec::<String>::new());
 }
@@ -46,15 +46,21 @@ fn a_clean_worldbook_has_no_warning() {
 fn each_rule_says_where() {
     let list = warnings(
         [
-            "    {\"title\": \"bad\", \"content\": \"x\", \"condition\": \"日 >=\"},",
+            "    {\"title\": \"bad\", \"content\": \"x\", \"keys\": [\"k\"], \"condition\": \"日 >=\"},",
             "    {\"title\": \"empty\", \"content\": \"  \"},",
-            "    {\"title\": \"one\", \"content\": \"x\", \"id\": \"dup\"},",
-            "    {\"title\": \"two\", \"content\": \"x\", \"id\": \"dup\"},",
-            "    {\"title\": \"logic\", \"content\": \"x\", \"selective_logic\": \"or\"},",
-            "    {\"title\": \"where\", \"content\": \"x\", \"position\": \"top\"},",
-            "    {\"title\": \"never\", \"content\": \"x\", \"probability\": 0},",
+            "    {\"title\": \"one\", \"content\": \"x\", \"keys\": [\"k\"], \"id\": \"dup\"},",
+            "    {\"title\": \"two\", \"content\": \"x\", \"keys\": [\"k\"], \"id\": \"dup\"},",
+            "    {\"title\": \"logic\", \"content\": \"x\", \"keys\": [\"k\"], \"selective_logic\": \"or\"},",
+            "    {\"title\": \"where\", \"content\": \"x\", \"keys\": [\"k\"], \"position\": \"top\"},",
+            "    {\"title\": \"never\", \"content\": \"x\", \"keys\": [\"k\"], \"probability\": 0},",
             "    {\"title\": \"off\", \"content\": \"x\", \"probability\": 0, \"enabled\": false},",
             "    {\"title\": \"obj\", \"content\": {\"a\": 1}},",
+            "    {\"title\": \"keyless\", \"content\": \"x\", \"keys\": []},",
+            "    {\"title\": \"blank\", \"content\": \"x\", \"keys\": [\" \", \"\"]},",
+            "    {\"title\": \"always\", \"content\": \"x\", \"constant\": true},",
+            "    {\"title\": \"resting\", \"content\": \"x\", \"enabled\": false},",
+            "    {\"title\": \"said\", \"content\": \"x\", \"constant\": \"false\"},",
+            "    {\"title\": \"bare\", \"content\": \"x\", \"enabled\": 1},",
             "    7",
         ]
         .join("\n")
@@ -69,7 +75,13 @@ fn each_rule_says_where() {
         (11, "\"where\": position \"top\""),
         (12, "\"never\": probability 0 means it never fires"),
         (14, "\"obj\": content must be text"),
-        (15, "worldbook[9] is not an object"),
+        (
+            15,
+            "\"keyless\": no keys and not constant: no word in the story brings it in",
+        ),
+        (16, "\"blank\": no keys and not constant"),
+        (20, "\"bare\": no keys and not constant"),
+        (21, "worldbook[15] is not an object"),
     ];
     assert_eq!(got.len(), want.len(), "{got:#?}");
     for (got, (line, says)) in got.iter().zip(want) {

@@ -107,7 +107,11 @@ pub async fn forge_save(
     let card = lorecard::card::read(&bytes).map_err(|e| format!("not saved: {e}"))?;
     let text = lorecard::card::write(&card);
     write_whole(&file, text.as_bytes())?;
-    Ok(base_of(text.as_bytes()))
+    Ok(ForgeDocument {
+        base: base_of(text.as_bytes()),
+        card: serde_json::from_str(&text).map_err(|e| e.to_string())?,
+        path,
+    })
 }
 
 #[tauri::command]

@@ -16,6 +16,8 @@ use crate::store::Table;
 #[derive(Clone, Copy)]
 pub(super) struct Form {
     pub(super) doc: RwSignal<Option<ForgeDocument>>,
+    /// The card as the file held it at `doc.base` (what a merge with the file compares to).
+    pub(super) opened: RwSignal<Option<Value>>,
     shape: RwSignal<u64>,
     history: RwSignal<History>,
 }
@@ -34,7 +36,7 @@ struct History {
 const UNDO_STEPS: usize = 200;
 
 impl Form {
-    fn card(&self) -> Option<Value> {
+    pub(super) fn card(&self) -> Option<Value> {
         self.doc
             .with_untracked(|d| d.as_ref().map(|d| d.card.clone()))
     }
@@ -159,6 +161,7 @@ pub(super) fn open_saying(
     leptos::task::spawn_local(async move {
         match crate::bridge::call(&ipc::cmd::ForgeOpen { path }).await {
             Ok(doc) => {
+                let _ = form.opened.try_set(Some(doc.card.clone()));
                 let _ = form.doc.try_set(Some(doc));
                 let _ = form.history.try_set(History::default());
                 form.shape.update(|n| *n += 1);
@@ -178,9 +181,11 @@ pub fn Forge(table: Table) -> impl IntoView {
     let status = RwSignal::new(None::<(bool, String)>);
     let form = Form {
         doc: RwSignal::new(None),
+        opened: RwSignal::new(None),
         shape: RwSignal::new(0),
         history: RwSignal::new(History::default()),
     };
+    let merging = RwSignal::new(None::<super::forge_merge::Merging>);
     let new_name = RwSignal::new(String::new());
     // Listed again after every reload: a new card, a card's kind changed by what it carries.
     let reloads = Memo::new(move |_| table.bench.with(|b| b.as_ref().map(|b| b.reloads)));
@@ -216,12 +221,13 @@ pub fn Forge(table: Table) -> impl IntoView {
                 overwrite,
             };
             match crate::bridge::call(&args).await {
-                Ok(base) => {
+                Ok(written) => {
                     form.doc.update_untracked(|d| {
                         if let Some(d) = d {
-                            d.base = base;
+                            d.base = written.base;
                         }
                     });
+                    let _ = form.opened.try_set(Some(written.card));
                     let _ = status.try_set(Some((
                         false,
                         tr(locale.get_untracked(), "forge.saved").into(),
@@ -299,10 +305,11 @@ pub fn Forge(table: Table) -> impl IntoView {
         });
     };
     let changed_on_disk = move || {
-        status.with(|s| {
-            s.as_ref()
-                .is_some_and(|(bad, t)| *bad && t.contains("changed on disk"))
-        })
+        merging.with(Option::is_none)
+            && status.with(|s| {
+                s.as_ref()
+                    .is_some_and(|(bad, t)| *bad && t.contains("changed on disk"))
+            })
     };
     view! {
         <section class="forge" id="forge">
@@ -368,6 +375,10 @@ pub fn Forge(table: Table) -> impl IntoView {
             })}
             {move || changed_on_disk().then(|| view! {
                 <div class="forge-conflict">
+                    <button type="button" class="small" id="forge-merge-start"
+                        on:click=move |_| super::forge_merge::start(form, status, merging, locale)>
+                        {tr(locale.get_untracked(), "forge.merge")}
+                    </button>
                     <button type="button" class="secondary small" id="forge-reload"
                         on:click=move |_| { if let Some(d) = form.doc.get_untracked() { open_card(form, status, d.path) } }>
                         {tr(locale.get_untracked(), "forge.reload")}
@@ -377,6 +388,7 @@ pub fn Forge(table: Table) -> impl IntoView {
                     </button>
                 </div>
             })}
+            {super::forge_merge::panel(form, status, merging)}
             {move || {
                 form.shape.get();
                 form.doc.with_untracked(|d| d.as_ref().map(|d| d.path.clone())).map(|path| { let shown = path.clone(); view! {

@@ -8,6 +8,7 @@ mod forge;
 mod forge_fields;
 mod forge_hooks;
 mod forge_initvar;
+mod forge_merge;
 mod on_engine;
 pub mod text;
 mod tools;

@@ -36,6 +36,7 @@ pub const UNDER_WINE: &[&str] = &[
     "transport",
     "local-table",
     "lorecard",
+    "docmerge",
 ];
 
 /// iroh declares a `cdylib` crate type, and a test binary that links it exports its every
