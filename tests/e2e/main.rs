@@ -34,6 +34,7 @@ mod release_smoke;
 mod saved_tables;
 mod secrets_never_print;
 mod sound_deck;
+mod steady_view;
 mod story_tools;
 mod transcript_follows;
 mod undelivered;

@@ -230,6 +230,10 @@ fn webview_figures() {
         idle_figures();
         return;
     }
+    if only == "steady" {
+        steady_figures();
+        return;
+    }
     // Cold start, three launches: the first warms the disk cache.
     let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
     eprintln!("cold starts (ms): {starts:?}");
@@ -362,9 +366,23 @@ fn webview_figures() {
     rt.block_on(peer.shutdown());
     hosting_figures();
     idle_figures();
+    steady_figures();
     if only != "short" {
         long_session(&rt);
     }
+}
+
+/// A steady view (#30 item 2): the story of very different heights read from its end to the
+/// top a wheel's step at a time, each step where the line at the top did not move by the step
+/// counted.
+fn steady_figures() {
+    let reading = studio_e2e::steady_story::read_the_story("bench-steady-view.png");
+    eprintln!("steady view: {reading:?}");
+    figure("steady_jumps", reading.jumps as f64);
+    figure("steady_pulled", reading.pulled as f64);
+    figure("steady_worst_px", reading.worst);
+    figure("steady_steps", reading.steps as f64);
+    figure("steady_reached_top", if reading.top { 1.0 } else { 0.0 });
 }
 
 /// The web process of the newest Studio: WebKit runs each page in a child process.

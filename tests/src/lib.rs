@@ -21,6 +21,8 @@ pub mod logs;
 pub mod notifications;
 pub mod peers;
 pub mod play;
+pub mod steady;
+pub mod steady_story;
 mod webdriver;
 pub mod xdnd;
 

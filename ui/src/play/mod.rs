@@ -9,6 +9,7 @@ mod entry;
 mod gallery;
 mod input;
 mod keys;
+mod place;
 mod sidebar;
 mod sound;
 pub use sound::restore as restore_sound;

@@ -8,9 +8,11 @@ use leptos::prelude::*;
 
 use protocol::session::export::entry_matches;
 use protocol::session::sanitize_text;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 
 use super::entry::EntryView;
+use super::place;
 use super::virtual_list::{self, Heights};
 use crate::i18n::{tr, Locale};
 use crate::store::{now_ms, Table};
@@ -69,10 +71,13 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 .collect::<Vec<u64>>()
         })
     });
+    // The top spacer, carried while the reader reads ([`virtual_list::Top`]).
+    let top_spacer = StoredValue::new(virtual_list::Top::default());
     // `[lo, hi)` of `keys`, and the spacers' heights above and below.
     let layout = Memo::new(move |_| {
         let keys = keys.get();
         measured.track();
+        let reading = span.get().is_some();
         let (lo, hi) = match span.get() {
             Some((lo, hi)) => {
                 let hi = hi.map_or(keys.len(), |hi| hi.min(keys.len()));
@@ -84,7 +89,12 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 (lo, keys.len())
             }
         };
-        let (top, bottom) = heights.with_value(|h| (h.sum(&keys[..lo]), h.sum(&keys[hi..])));
+        let (top, bottom) = heights.with_value(|h| {
+            let top = top_spacer
+                .try_update_value(|t| t.height(&keys, h, (lo, hi), reading))
+                .unwrap_or_default();
+            (top, h.sum(&keys[hi..]))
+        });
         (
             keys[lo..hi].to_vec(),
             top.round() as i64,
@@ -107,8 +117,73 @@ pub fn Transcript(table: Table) -> impl IntoView {
         span.set(None);
         at_bottom.set_value(true);
     });
-    // After each draw: measure what is on screen, keep the reader's place, follow the end.
-    let anchor = StoredValue::new(None::<(web_sys::Element, f64)>);
+    // The reader's place ([`place`]): the entry at the top of the view, its offset from the
+    // view's top, and the scroll offset when that was true; taken from the reader's scrolling,
+    // put back after every change to what is drawn. A reader's move whose scroll event is still
+    // to come is counted in (the entry should have moved with it), so a change and a move in
+    // the same frame are told apart. `ours` is the scroll offset this code set last: its
+    // scroll event must not take the place anew, nor read as the reader going up.
+    let place = StoredValue::new(None::<(u64, f64, i32)>);
+    let ours = StoredValue::new(None::<i32>);
+    let keep_place = move || {
+        if layout.try_with_untracked(|_| ()).is_none() {
+            return;
+        }
+        let (Some(el), Some(inner)) = (
+            scroller.try_get_untracked().flatten(),
+            inner.try_get_untracked().flatten(),
+        ) else {
+            return;
+        };
+        if at_bottom.get_value() {
+            if reader_active() && el.scroll_top() < last_top.get_value() - 2 {
+                // The reader is leaving the end; their scroll event is still to come.
+                return;
+            }
+            el.set_scroll_top(el.scroll_height());
+            pinned.set_value(changes.get_value());
+            last_top.set_value(el.scroll_top());
+        } else if let Some((key, offset, at)) = place.get_value() {
+            let now = el.scroll_top();
+            let expected = offset + f64::from(at - now);
+            let Some(moved) = place::offset(&el, &inner, key).map(|o| o - expected) else {
+                return;
+            };
+            if moved.abs() <= 0.5 {
+                return;
+            }
+            el.set_scroll_top(now + moved.round() as i32);
+            let after = el.scroll_top();
+            if let Some(o) = place::offset(&el, &inner, key) {
+                place.set_value(Some((key, o, after)));
+            }
+        } else {
+            return;
+        }
+        ours.set_value(Some(el.scroll_top()));
+    };
+    // What is drawn changes size after layout and before paint: the place is put back there,
+    // in the same frame, so the reader never sees a frame where it moved.
+    let observer = StoredValue::new_local(
+        None::<(web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>,
+    );
+    Effect::new(move |_| {
+        let Some(el) = inner.get() else {
+            return;
+        };
+        let resized = Closure::<dyn FnMut(js_sys::Array)>::new(move |_| keep_place());
+        if let Ok(o) = web_sys::ResizeObserver::new(resized.as_ref().unchecked_ref()) {
+            o.observe(&el);
+            observer.set_value(Some((o, resized)));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| {
+            if let Some((o, _)) = o.take() {
+                o.disconnect();
+            }
+        });
+    });
     Effect::new(move |_| {
         layout.track();
         table.model.track();
@@ -122,48 +197,23 @@ pub fn Transcript(table: Table) -> impl IntoView {
             {
                 return;
             }
-            let (Some(el), Some(inner)) = (scroller.get_untracked(), inner.get_untracked()) else {
+            let Some(inner) = inner.get_untracked() else {
                 return;
             };
-            let shown = layout.with_untracked(|l| l.0.clone());
-            let drawn = inner.query_selector_all(":scope > .entry").ok();
             let mut changed = false;
-            if let Some(drawn) = drawn {
-                let n = drawn.length() as usize;
-                heights.update_value(|h| {
-                    for (i, key) in shown.iter().enumerate().take(n) {
-                        let Some(e) = drawn
-                            .get(i as u32)
-                            .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
-                        else {
-                            continue;
-                        };
-                        let height = f64::from(e.offset_height()) + GAP;
-                        if (h.of(*key) - height).abs() > 0.5 {
-                            h.set(*key, height);
-                            changed = true;
-                        }
-                    }
-                    if changed {
-                        h.settle();
-                    }
-                });
-            }
-            if at_bottom.get_value() {
-                el.set_scroll_top(el.scroll_height());
-                last_top.set_value(el.scroll_top());
-                pinned.set_value(changes.get_value());
-            } else if let Some((element, before)) = anchor.get_value() {
-                // Entries drawn above the reader (or measured anew) must not move the line
-                // they are reading.
-                if element.is_connected() {
-                    let now = element.get_bounding_client_rect().top();
-                    let moved = now - before;
-                    if moved.abs() > 0.5 {
-                        el.set_scroll_top(el.scroll_top() + moved.round() as i32);
+            heights.update_value(|h| {
+                for (key, e) in place::drawn(&inner) {
+                    let height = f64::from(e.offset_height()) + GAP;
+                    if (h.of(key) - height).abs() > 0.5 {
+                        h.set(key, height);
+                        changed = true;
                     }
                 }
-            }
+                if changed {
+                    h.settle();
+                }
+            });
+            keep_place();
             if changed {
                 measured.update(|m| *m = m.wrapping_add(1));
             }
@@ -177,6 +227,14 @@ pub fn Transcript(table: Table) -> impl IntoView {
         // Following the end stops only when the reader scrolls up: entries drawn or released
         // around the view move it too, and must not.
         let top = el.scroll_top();
+        if ours.get_value() == Some(top) {
+            // This code's own move (the place kept, the end followed): the reader's place is
+            // already where it was, and what is drawn already holds it.
+            ours.set_value(None);
+            last_top.set_value(top);
+            return;
+        }
+        ours.set_value(None);
         let settling = pinned.get_value() != changes.get_value() && !reader_active();
         let moved_up = top < last_top.get_value() - 2 && !settling;
         last_top.set_value(top);
@@ -191,24 +249,14 @@ pub fn Transcript(table: Table) -> impl IntoView {
                         el.set_scroll_top(el.scroll_height());
                         last_top.set_value(el.scroll_top());
                         pinned.set_value(changes.get_value());
+                        ours.set_value(Some(el.scroll_top()));
                     }
                 }
             });
         }
         // The first entry on screen, and where it is: the place to keep.
         let view_top = el.get_bounding_client_rect().top();
-        let first = inner
-            .query_selector_all(":scope > .entry")
-            .ok()
-            .and_then(|all| {
-                (0..all.length())
-                    .filter_map(|i| all.get(i)?.dyn_into::<web_sys::Element>().ok())
-                    .find(|e| e.get_bounding_client_rect().bottom() > view_top)
-            });
-        anchor.set_value(first.map(|e| {
-            let top = e.get_bounding_client_rect().top();
-            (e, top)
-        }));
+        place.set_value(place::first_on_screen(&el, &inner).map(|(k, o)| (k, o, top)));
         if bottom {
             if span.get_untracked().is_some() {
                 span.set(None);
@@ -287,7 +335,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.1))></div>
                 <For each=visible key=|(k, _)| *k let:item>
-                    <EntryView entry=item.1 on_choice=on_choice/>
+                    <EntryView entry=item.1 on_choice=on_choice attr:data-key=item.0.0.to_string()/>
                 </For>
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.2))></div>

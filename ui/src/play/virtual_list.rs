@@ -125,6 +125,55 @@ pub fn span_near(
     Some((lo.min(hi), hi.max(lo + 1).min(keys.len())))
 }
 
+/// The top spacer's height, carried from one layout to the next while the reader reads:
+/// entries drawn or released at the top change it by their own heights, and nothing else does.
+/// Heights measured anew and the estimate for unseen entries moving (the median, once a
+/// 5,000-character line is measured) change nothing above the reader's place, so nothing on
+/// screen moves. It is worked out from the estimate ([`Heights::sum`]) only when there is no
+/// place to keep (following the end, a jump far from what was drawn, the list changed above),
+/// or when the carried height no longer fits: below zero (the estimate was short: a larger
+/// spacer makes room above), or not zero at the first entry (the top is exact).
+#[derive(Debug, Default, Clone)]
+pub struct Top {
+    /// The last layout's `[lo, hi)`, the key at `lo`, and the spacer's height.
+    last: Option<(usize, usize, u64, f64)>,
+}
+
+impl Top {
+    /// The spacer above `keys[lo..hi]`; `carry` when the reader's place is kept (not
+    /// following the end).
+    pub fn height(
+        &mut self,
+        keys: &[u64],
+        heights: &Heights,
+        (lo, hi): (usize, usize),
+        carry: bool,
+    ) -> f64 {
+        let estimate = || heights.sum(&keys[..lo]);
+        let carried = match self.last {
+            Some((plo, phi, key, px))
+                if carry && keys.get(plo) == Some(&key) && lo < phi && plo < hi =>
+            {
+                if lo <= plo {
+                    px - heights.sum(&keys[lo..plo])
+                } else {
+                    px + heights.sum(&keys[plo..lo])
+                }
+            }
+            _ => estimate(),
+        };
+        let px = if lo == 0 {
+            0.0
+        } else if carried < 0.0 {
+            estimate()
+        } else {
+            carried
+        };
+        self.last = keys.get(lo).map(|k| (lo, hi, *k, px));
+        px
+    }
+}
+
 /// The last entries that fill `viewport + margin`, for a reader following the end.
 pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usize {
     let mut y = 0.0;
@@ -221,6 +270,53 @@ mod tests {
         let (lo, hi) = span_near(&keys, &h, (571, 2), -1_600.0, 800.0, 800.0).unwrap();
         assert_eq!(lo, 570, "{lo}..{hi}");
         assert!(hi >= 571, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn the_top_spacer_moves_only_by_what_is_drawn_or_released_above() {
+        let mut h = Heights::default();
+        h.set(0, 100.0);
+        h.settle();
+        let keys = keys(1_000);
+        let mut top = Top::default();
+        // Reading starts where the end was followed: 900 entries of 100 px above.
+        assert_eq!(top.height(&keys, &h, (900, 1_000), true), 90_000.0);
+        // A 5,000-character line measured moves the median: what is above does not move.
+        for k in 900..950 {
+            h.set(k, 300.0);
+        }
+        h.settle();
+        assert_eq!(h.sum(&keys[..900]), 270_000.0 - 200.0);
+        assert_eq!(top.height(&keys, &h, (900, 940), true), 90_000.0);
+        // Ten entries drawn above (now taken as 300 px each): the spacer gives up just that.
+        assert_eq!(top.height(&keys, &h, (890, 930), true), 87_000.0);
+        // Released at the top: the spacer takes their measured heights back.
+        assert_eq!(top.height(&keys, &h, (895, 930), true), 88_500.0);
+        // Following the end, or a jump far away: the estimate.
+        assert_eq!(
+            top.height(&keys, &h, (900, 1_000), false),
+            h.sum(&keys[..900])
+        );
+        assert_eq!(top.height(&keys, &h, (10, 40), true), h.sum(&keys[..10]));
+    }
+
+    #[test]
+    fn the_carried_top_gives_way_where_it_no_longer_fits() {
+        let mut h = Heights::default();
+        h.set(0, 100.0);
+        h.settle();
+        let keys = keys(100);
+        let mut top = Top::default();
+        assert_eq!(top.height(&keys, &h, (50, 60), true), 5_000.0);
+        // Entries above turn out much taller: the carried spacer would go below zero, so it is
+        // worked out again from the estimate (room above to scroll into).
+        for k in 0..50 {
+            h.set(k, 150.0);
+        }
+        h.settle();
+        assert_eq!(top.height(&keys, &h, (10, 50), true), 1_500.0);
+        // At the first entry the spacer is nothing, whatever was carried.
+        assert_eq!(top.height(&keys, &h, (0, 40), true), 0.0);
     }
 
     #[test]
