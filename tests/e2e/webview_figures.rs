@@ -234,12 +234,11 @@ fn webview_figures() {
         steady_figures();
         return;
     }
-    // Cold start, three launches: the first warms the disk cache.
-    let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
-    eprintln!("cold starts (ms): {starts:?}");
-    starts.remove(0);
-    starts.sort_by(f64::total_cmp);
-    figure("cold_start_ms", starts[starts.len() / 2]);
+    // `stream`: the join and the stream alone.
+    let stream_only = only == "stream";
+    if !stream_only {
+        cold_start_figure();
+    }
 
     let capture = capture_lines();
     let rt = runtime();
@@ -260,38 +259,8 @@ fn webview_figures() {
         || perf(&s, "connect_ready"),
     );
 
-    // The reducer in wasm, in this window, on the capture's frames: 1 s to let the engine's
-    // optimising tiers compile it (as they have in a window that has been open a while), then
-    // 2 s measured.
-    let mut fps = 0.0;
-    for millis in [1000, 2000] {
-        s.execute(
-            "delete window.__lwPerf.reducer_fps; window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: arguments[1] } })); return 0;",
-            json!([capture, millis]),
-        )
-        .expect("running the reducer");
-        fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
-            perf(&s, "reducer_fps")
-        });
-    }
-    figure("reducer_wasm_fps", fps);
-    // The window's hop both ways (raw lines as shipped, typed frames as the alternative), the
-    // page's share, on the capture in batches of 10: after the reducer's warm-up.
-    let (typed, raw) = (
-        ipc::hop::typed_batches(&capture, HOP_BATCH),
-        ipc::hop::raw_batches(&capture, HOP_BATCH),
-    );
-    s.execute(
-        "delete window.__lwPerf.hop_raw_fps; window.dispatchEvent(new CustomEvent('lw-bench-hop', { detail: { typed: arguments[0], raw: arguments[1], millis: 2000 } })); return 0;",
-        json!([typed, raw]),
-    )
-    .expect("running the hop");
-    wait_for(Duration::from_secs(15), "the hop figures", || {
-        perf(&s, "hop_raw_fps")
-    });
-    for name in ["hop_typed_fps", "hop_raw_fps"] {
-        let fps = perf(&s, name).unwrap_or_else(|| panic!("the page wrote no {name}"));
-        figure(&format!("{name}_wasm"), fps);
+    if !stream_only {
+        page_figures(&s, &capture);
     }
 
     s.execute(JOIN_WATCH, json!([])).expect("watching the join");
@@ -360,6 +329,9 @@ fn webview_figures() {
             stream["idleFrames"].as_f64().unwrap_or(0.0) / idle_s,
         );
     }
+    if stream_only {
+        return;
+    }
     // The stream over, the table quiet: what the joined window costs doing nothing.
     idle_cost(&s, "quiet");
     drop(s);
@@ -369,6 +341,52 @@ fn webview_figures() {
     steady_figures();
     if only != "short" {
         long_session(&rt);
+    }
+}
+
+/// Cold start, three launches: the first warms the disk cache.
+fn cold_start_figure() {
+    let mut starts: Vec<f64> = (0..3).map(|_| cold_start()).collect();
+    eprintln!("cold starts (ms): {starts:?}");
+    starts.remove(0);
+    starts.sort_by(f64::total_cmp);
+    figure("cold_start_ms", starts[starts.len() / 2]);
+}
+
+/// The page's own figures, before joining: the reducer and the window's hop, in wasm.
+fn page_figures(s: &Studio, capture: &[String]) {
+    // The reducer in wasm, in this window, on the capture's frames: 1 s to let the engine's
+    // optimising tiers compile it (as they have in a window that has been open a while), then
+    // 2 s measured.
+    let mut fps = 0.0;
+    for millis in [1000, 2000] {
+        s.execute(
+            "delete window.__lwPerf.reducer_fps; window.dispatchEvent(new CustomEvent('lw-bench-reducer', { detail: { lines: arguments[0], millis: arguments[1] } })); return 0;",
+            json!([capture, millis]),
+        )
+        .expect("running the reducer");
+        fps = wait_for(Duration::from_secs(10), "the wasm reducer figure", || {
+            perf(s, "reducer_fps")
+        });
+    }
+    figure("reducer_wasm_fps", fps);
+    // The window's hop both ways (raw lines as shipped, typed frames as the alternative), the
+    // page's share, on the capture in batches of 10: after the reducer's warm-up.
+    let (typed, raw) = (
+        ipc::hop::typed_batches(capture, HOP_BATCH),
+        ipc::hop::raw_batches(capture, HOP_BATCH),
+    );
+    s.execute(
+        "delete window.__lwPerf.hop_raw_fps; window.dispatchEvent(new CustomEvent('lw-bench-hop', { detail: { typed: arguments[0], raw: arguments[1], millis: 2000 } })); return 0;",
+        json!([typed, raw]),
+    )
+    .expect("running the hop");
+    wait_for(Duration::from_secs(15), "the hop figures", || {
+        perf(s, "hop_raw_fps")
+    });
+    for name in ["hop_typed_fps", "hop_raw_fps"] {
+        let fps = perf(s, name).unwrap_or_else(|| panic!("the page wrote no {name}"));
+        figure(&format!("{name}_wasm"), fps);
     }
 }
 
