@@ -100,6 +100,35 @@ mo.observe(document.body, { subtree: true, childList: true, characterData: true 
 return 0;
 "#;
 
+/// How many repaints of the joined room are timed (their median is the figure).
+const REPAINTS: usize = 7;
+
+/// One repaint of the whole room, as the join is timed: a change made (the page's colours,
+/// so every box restyles and repaints and nothing lays out anew), then the first task after
+/// the frame that painted it. One at a time, each a frame apart from the last.
+const REPAINT_WATCH: &str = r#"
+window.__repaints = [];
+const root = document.documentElement;
+const one = () => {
+  const t0 = performance.now();
+  const odd = window.__repaints.length % 2 === 0;
+  root.style.backgroundColor = odd ? 'rgb(1, 2, 3)' : '';
+  document.body.style.color = odd ? 'rgb(4, 5, 6)' : '';
+  requestAnimationFrame(() => setTimeout(() => {
+    window.__repaints.push(performance.now() - t0);
+    if (window.__repaints.length < 7) { requestAnimationFrame(one); }
+    else { root.style.backgroundColor = ''; document.body.style.color = ''; }
+  }, 0));
+};
+requestAnimationFrame(one);
+return 0;
+"#;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
 /// 30 replayed lines with 200 dice and npc lines among them, the state, the manifest.
 fn join_frames(capture: &[String]) -> Vec<String> {
     let pick_with = |t: &str, holding: &str| {
@@ -285,6 +314,21 @@ fn webview_figures() {
     figure("join_paint_ms", origin + painted - sent);
     let welcome = perf(&s, "welcome").expect("the welcome mark");
     figure("join_paint_ui_ms", painted - welcome);
+    // Where the page's time went by then (its own totals and marks, ms).
+    if let Ok(at_join) = s.execute("return window.__lwPerf;", json!([])) {
+        eprintln!("join: painted at {painted:.0}, the page's totals and marks: {at_join}");
+    }
+    // What one repaint of this same room costs on this machine, timed the join's way: the
+    // join in repaints is what a faster or slower machine does not change.
+    s.execute(REPAINT_WATCH, json!([]))
+        .expect("timing repaints");
+    let repaints = wait_for(Duration::from_secs(20), "7 repaints", || {
+        let v = s.execute("return window.__repaints;", json!([])).ok()?;
+        let all: Vec<f64> = v.as_array()?.iter().filter_map(Value::as_f64).collect();
+        (all.len() >= REPAINTS).then_some(all)
+    });
+    eprintln!("repaints (ms): {repaints:?}");
+    figure("idle_repaint_ms", median(repaints));
 
     // The paced deltas began with the join; watch them from the first draft on.
     s.execute(STREAM_WATCH, json!([]))
@@ -485,15 +529,18 @@ fn long_lines() -> Vec<String> {
     lines
 }
 
-/// Scrolls a screen and a half at a time from the bottom to the top, a frame per step.
-const SCROLL_UP: &str = r#"
+/// Scrolls a screen and a half at a time, up (`-1`) to the top or down (`1`) to the end, a
+/// frame per step.
+const SCROLL: &str = r#"
+const dir = arguments[0];
 const t = document.querySelector('.transcript');
 const w = window.__scroll = { steps: 0, ms: 0, maxEntries: 0, done: false };
 const t0 = performance.now();
 const step = () => {
   w.maxEntries = Math.max(w.maxEntries, t.querySelectorAll('.entry').length);
-  if (t.scrollTop <= 0) { w.ms = performance.now() - t0; w.done = true; return; }
-  t.scrollTop = Math.max(0, t.scrollTop - t.clientHeight * 1.5);
+  const end = dir < 0 ? t.scrollTop <= 0 : t.scrollTop + t.clientHeight >= t.scrollHeight - 1;
+  if (end) { w.ms = performance.now() - t0; w.done = true; return; }
+  t.scrollTop = dir < 0 ? Math.max(0, t.scrollTop - t.clientHeight * 1.5) : t.scrollTop + t.clientHeight * 1.5;
   t.dispatchEvent(new Event('scroll'));
   w.steps += 1;
   requestAnimationFrame(() => requestAnimationFrame(step));
@@ -501,6 +548,15 @@ const step = () => {
 step();
 return 0;
 "#;
+
+/// Reads to the top (`-1`) or the end (`1`) with [`SCROLL`]; what it counted on the way.
+fn scroll(s: &Studio, dir: i32) -> Value {
+    s.execute(SCROLL, json!([dir])).expect("scrolling");
+    wait_for(Duration::from_secs(300), "the scroll's end", || {
+        let v = s.execute("return window.__scroll;", json!([])).ok()?;
+        (v["done"] == true).then_some(v)
+    })
+}
 
 /// The page's wasm memory (it only grows: the most the Rust side ever held).
 fn wasm_memory_mib(s: &Studio) -> Option<f64> {
@@ -529,6 +585,9 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     });
     if let Some(kib) = web_process_rss_kib() {
         figure("long_webview_rss_idle_mib", kib as f64 / 1024.0);
+    }
+    if let Some(kib) = web_process_kib("RssAnon:") {
+        figure("long_webview_rss_anon_idle_mib", kib as f64 / 1024.0);
     }
     join(&s, &peer.ticket(), "good-key");
     // Up to two minutes for all of them; what arrived by then is measured either way.
@@ -585,38 +644,88 @@ fn long_session(rt: &tokio::runtime::Runtime) {
     if let Some(mib) = wasm {
         figure("long_wasm_memory_mib", mib);
     }
-    s.execute(SCROLL_UP, json!([])).expect("scrolling up");
-    let scroll = wait_for(Duration::from_secs(300), "the top", || {
-        let v = s.execute("return window.__scroll;", json!([])).ok()?;
-        (v["done"] == true).then_some(v)
-    });
-    eprintln!("scroll: {scroll}");
-    let top_ok = s
-        .execute(
-            "const e = document.querySelector('.transcript .entry'); return !!e && e.textContent.includes('Line 0:');",
-            json!([]),
-        )
-        .ok()
-        .and_then(|v| v.as_bool())
-        .unwrap_or(false);
-    figure("long_scroll_reached_top", if top_ok { 1.0 } else { 0.0 });
-    figure("long_scroll_steps", scroll["steps"].as_f64().unwrap_or(0.0));
-    figure("long_scroll_ms", scroll["ms"].as_f64().unwrap_or(0.0));
-    figure(
-        "long_scroll_max_entries",
-        scroll["maxEntries"].as_f64().unwrap_or(0.0),
-    );
-    if let Some(kib) = web_process_rss_kib() {
-        figure("long_webview_rss_after_scroll_mib", kib as f64 / 1024.0);
-    }
-    if let Some(kib) = web_process_kib("RssAnon:") {
+    // Read to the top and back to the end, twice: memory that a pass does not give back
+    // grows with every pass (#30 item 1).
+    for pass in 1..=2 {
+        let up = scroll(&s, -1);
+        eprintln!("pass {pass}, up: {up}");
+        if pass == 1 {
+            let top_ok = s
+                .execute(
+                    "const e = document.querySelector('.transcript .entry'); return !!e && e.textContent.includes('Line 0:');",
+                    json!([]),
+                )
+                .ok()
+                .and_then(|v| v.as_bool())
+                .unwrap_or(false);
+            figure("long_scroll_reached_top", if top_ok { 1.0 } else { 0.0 });
+            figure("long_scroll_steps", up["steps"].as_f64().unwrap_or(0.0));
+            figure("long_scroll_ms", up["ms"].as_f64().unwrap_or(0.0));
+            figure(
+                "long_scroll_max_entries",
+                up["maxEntries"].as_f64().unwrap_or(0.0),
+            );
+            if let Some(kib) = web_process_rss_kib() {
+                figure("long_webview_rss_after_scroll_mib", kib as f64 / 1024.0);
+            }
+            if let Some(kib) = web_process_kib("RssAnon:") {
+                figure(
+                    "long_webview_rss_anon_after_scroll_mib",
+                    kib as f64 / 1024.0,
+                );
+            }
+            if let Some(mib) = wasm_memory_mib(&s) {
+                figure("long_wasm_memory_after_scroll_mib", mib);
+            }
+        }
+        let down = scroll(&s, 1);
+        eprintln!("pass {pass}, down: {down}");
+        let end_ok = s
+            .execute(
+                "const all = document.querySelectorAll('.transcript .entry.narrative'); const l = all[all.length - 1]; return !!l && l.textContent.includes('LONG-LAST');",
+                json!([]),
+            )
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false);
         figure(
-            "long_webview_rss_anon_after_scroll_mib",
-            kib as f64 / 1024.0,
+            &format!("long_pass{pass}_reached_end"),
+            f64::from(u8::from(end_ok)),
         );
-    }
-    if let Some(mib) = wasm_memory_mib(&s) {
-        figure("long_wasm_memory_after_scroll_mib", mib);
+        figure(
+            &format!("long_pass{pass}_nodes"),
+            s.execute(
+                "return document.getElementsByTagName('*').length;",
+                json!([]),
+            )
+            .ok()
+            .and_then(|v| v.as_f64())
+            .unwrap_or(f64::NAN),
+        );
+        for (field, name) in [("VmRSS:", "rss"), ("RssAnon:", "anon")] {
+            if let Some(kib) = web_process_kib(field) {
+                figure(&format!("long_pass{pass}_{name}_mib"), kib as f64 / 1024.0);
+            }
+        }
+        if let Some(mib) = wasm_memory_mib(&s) {
+            figure(&format!("long_pass{pass}_wasm_mib"), mib);
+        }
+        // `LONG_GC_PROBE=1`: how much of it is garbage the page's collector has not taken yet
+        // (JavaScript garbage allocated until it collects, then the memory read again).
+        if std::env::var_os("LONG_GC_PROBE").is_some() {
+            for round in 0..3 {
+                let _ = s.execute(
+                    "let a = []; for (let i = 0; i < 3e6; i++) { a.push({ i, s: 'x' + i }); } a = null; return 0;",
+                    json!([]),
+                );
+                std::thread::sleep(Duration::from_secs(4));
+                eprintln!(
+                    "gc probe, pass {pass}, round {round}: {:?} KiB anonymous, {:?} KiB resident",
+                    web_process_kib("RssAnon:"),
+                    web_process_kib("VmRSS:")
+                );
+            }
+        }
     }
     drop(s);
     rt.block_on(peer.shutdown());

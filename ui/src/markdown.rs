@@ -132,9 +132,87 @@ pub fn markdown(source: &str) -> Vec<AnyView> {
     render(parse(source))
 }
 
+/// The text of `source` when it is one paragraph of plain text (what a draft's growing block
+/// nearly always is): shown as that text in one `<p>`, it renders as [`markdown`] would, and
+/// a delta changes only the text, not the element.
+pub fn plain_paragraph(source: &str) -> Option<String> {
+    match parse(source).as_slice() {
+        [Node::Element(Kind::Paragraph, children)] => {
+            children
+                .iter()
+                .try_fold(String::new(), |mut all, child| match child {
+                    Node::Text(t) => {
+                        all.push_str(t);
+                        Some(all)
+                    }
+                    _ => None,
+                })
+        }
+        _ => None,
+    }
+}
+
+/// Where the last top-level block of `source` begins (0 when there is at most one): what is
+/// before it is settled, so a growing draft renders it once and re-renders only its last block.
+pub fn settled(source: &str) -> usize {
+    let mut depth = 0usize;
+    let mut last = 0;
+    for (event, range) in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH).into_offset_iter()
+    {
+        match event {
+            Event::Start(_) => {
+                if depth == 0 {
+                    last = range.start;
+                }
+                depth += 1;
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            // A rule, or raw HTML, is a block of its own at the top.
+            _ if depth == 0 => last = range.start,
+            _ => {}
+        }
+    }
+    last
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plain_paragraph_is_its_text() {
+        assert_eq!(
+            plain_paragraph("the rain, 3 < 4").as_deref(),
+            Some("the rain, 3 < 4")
+        );
+        assert_eq!(plain_paragraph("one\ntwo").as_deref(), Some("one two"));
+        assert_eq!(plain_paragraph("*lean* in"), None);
+        assert_eq!(plain_paragraph("a\n\nb"), None);
+        assert_eq!(plain_paragraph("- item"), None);
+        assert_eq!(plain_paragraph(""), None);
+    }
+
+    #[test]
+    fn a_draft_settles_all_but_its_last_block() {
+        assert_eq!(settled(""), 0);
+        assert_eq!(settled("one paragraph, still *grow"), 0);
+        let two = "First.\n\nSecond, still";
+        assert_eq!(&two[settled(two)..], "Second, still");
+        // A list growing is one block; a fence not closed keeps its blank lines inside it.
+        let list = "Before.\n\n- a\n- b\n\n- c";
+        assert_eq!(&list[settled(list)..], "- a\n- b\n\n- c");
+        let fence = "Before.\n\n```\ncode\n\nmore";
+        assert_eq!(&fence[settled(fence)..], "```\ncode\n\nmore");
+        let rule = "Before.\n\n---\n\nAfter";
+        assert_eq!(&rule[settled(rule)..], "After");
+        // What is settled renders as the whole would.
+        for s in [two, list, fence, rule] {
+            let cut = settled(s);
+            let mut parts = parse(&s[..cut]);
+            parts.extend(parse(&s[cut..]));
+            assert_eq!(format!("{parts:?}"), format!("{:?}", parse(s)), "{s:?}");
+        }
+    }
 
     #[test]
     fn html_stays_text() {

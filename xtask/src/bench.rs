@@ -9,8 +9,8 @@
 //!
 //! The copy-vs-GET comparison is fair by construction (issue 12.3, see `transport::bench`): one
 //! pre-generated body served as clones, both paths read with the GET's own loop over one
-//! connection, the order alternating over [`ROUNDS`] rounds, the median ratio reported. The GET
-//! writes beside the real media cache (its filesystem, never a tmpfs `/tmp`), and its memory is
+//! connection, the order rotating over [`ROUNDS`] rounds, the median ratio reported (and the
+//! same against the reference client's in-memory read then hash). The GET writes beside the real media cache (its filesystem, never a tmpfs `/tmp`), and its memory is
 //! measured in a fresh child process that does only the GET (`bench_get`).
 
 use std::path::{Path, PathBuf};
@@ -26,15 +26,19 @@ use crate::cmd;
 
 /// Set in the release child so it never re-launches itself.
 const CHILD_ENV: &str = "LOREWEAVER_XTASK_BENCH_CHILD";
-const RATIO_TARGET: f64 = 0.9;
+/// The verified GET against the raw iroh stream copy (#30 item 6: sender, receiver, hasher and
+/// writer share this machine's 2 cores) ...
+const RATIO_TARGET: f64 = 0.8;
+/// ... and against the reference client's in-memory read followed by a hash.
+const IN_MEMORY_TARGET: f64 = 1.0;
 const RSS_TARGET_MIB: f64 = 16.0;
 const DECODE_TARGET: f64 = 100_000.0;
 /// `audio_control` → first sound, for a blob already in the cache (issue #11).
 const AUDIO_LATENCY_TARGET_MS: f64 = 50.0;
 /// A fade may stray this far (share of full level) from its straight line.
 const FADE_ERROR_TARGET: f64 = 0.02;
-/// Rounds per size, each a raw copy and a verified GET back to back, alternating which goes
-/// first (even, so each order runs equally often); the median ratio damps scheduler noise on a
+/// Rounds per size, each a raw copy, a verified GET and an in-memory read back to back,
+/// rotating which goes first (a multiple of 3, so each goes first equally often); the median ratio damps scheduler noise on a
 /// 2-core machine.
 const ROUNDS: usize = 6;
 /// The warm-up size: one round each way before anything counts.
@@ -140,7 +144,7 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
     println!(
         "bench: loopback, Local-only iroh endpoints, release build; raw copy and verified GET \
          take clones of one pre-generated body over one connection, read the same way, in \
-         {ROUNDS} rounds alternating which goes first (CPU busy before starting: {busy})"
+         {ROUNDS} rounds rotating which goes first, and the reference client's in-memory read then hash beside them (CPU busy before starting: {busy})"
     );
     println!(
         "bench: the verified GET writes to {} ({})",
@@ -167,13 +171,19 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
     })?;
     for (label, c) in [("(a)  64 MiB", &c64), ("(b) 128 MiB", &c128)] {
         let (low, high) = c.ratio_range();
+        let (mem_low, mem_high) = c.ratio_in_memory_range();
         println!(
-            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, ratio {:.3} (median of {} rounds, {low:.3}–{high:.3}) (target >= {RATIO_TARGET}) {}",
+            "{label}: raw copy {:.0} MB/s, verified GET {:.0} MB/s, in-memory read then hash {:.0} MB/s; verified GET / raw copy {:.3} (median of {} rounds, {low:.3}–{high:.3}), / in-memory {:.3} ({mem_low:.3}–{mem_high:.3}) (target >= {RATIO_TARGET} and >= {IN_MEMORY_TARGET:.1}) {}",
             c.raw_mb_per_s(),
             c.verified_mb_per_s(),
+            c.in_memory_mb_per_s(),
             c.median_ratio(),
             c.rounds.len(),
-            verdict(c.median_ratio() >= RATIO_TARGET)
+            c.median_ratio_in_memory(),
+            verdict(
+                c.median_ratio() >= RATIO_TARGET
+                    && c.median_ratio_in_memory() >= IN_MEMORY_TARGET
+            )
         );
     }
     // The child with the largest growth; 0 means no /proc (not Linux): reported as unavailable.
@@ -272,15 +282,20 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         &format!(">= {:.0}k", W::REDUCER_WASM_GOAL / 1e3),
         &|v| v >= W::REDUCER_WASM_GOAL,
     );
+    // In repaints of the same room in the same run (#30 item 4): a machine that draws on the
+    // CPU pays most of the join in its one repaint; the ms stay beside.
+    let repaint = got("idle_repaint_ms");
     shown(
         "(j) join paint",
-        "join_paint_ms",
+        "join_paint_ui_ms",
         &|v| {
-            let ui = got("join_paint_ui_ms").map_or("?".into(), |u| format!("{u:.0}"));
-            format!("the welcome leaving the table → 30 lines, 200 dice and npc lines, state and manifest painted in {v:.0} ms ({ui} ms of it in the page)")
+            let ratio = repaint.map_or("?".into(), |r| format!("{:.2}", v / r));
+            let all = got("join_paint_ms").map_or("?".into(), |u| format!("{u:.0}"));
+            let one = repaint.map_or("?".into(), |r| format!("{r:.0}"));
+            format!("the welcome in the window → 30 lines, 200 dice and npc lines, state and manifest painted in {ratio} repaints ({v:.0} ms; one repaint of the room {one} ms, median of 7; from the welcome leaving the table {all} ms)")
         },
-        &format!("<= {:.0} ms", W::JOIN_PAINT_GOAL_MS),
-        &|v| v <= W::JOIN_PAINT_GOAL_MS,
+        &format!("<= {:.0} repaints", W::JOIN_PAINT_GOAL_REPAINTS),
+        &|v| repaint.is_some_and(|r| v / r <= W::JOIN_PAINT_GOAL_REPAINTS),
     );
     let dropped = got("stream_dropped_frames").unwrap_or(f64::NAN);
     let mean = got("stream_updates_per_frame_mean").unwrap_or(f64::NAN);
@@ -314,13 +329,12 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         &format!("<= {:.0} ms", W::COLD_START_GOAL_MS),
         &|v| v <= W::COLD_START_GOAL_MS,
     );
-    // The long session: the WebView's memory with 20,000 entries, before and after a scroll from
-    // the bottom to the top (a list that only grows would hold all of them by then).
-    let rss = got("long_webview_rss_mib")
-        .into_iter()
-        .chain(got("long_webview_rss_after_scroll_mib"))
-        .fold(f64::NAN, f64::max);
-    let reached = got("long_scroll_reached_top") == Some(1.0);
+    // The long session (#30 item 1): 20,000 entries, then read to the top and back to the end
+    // twice. No creep: the second pass leaves the web process's anonymous memory within 10% of
+    // the first's, and the whole process at most 150 MB above the same window alone.
+    let reached = got("long_scroll_reached_top") == Some(1.0)
+        && got("long_pass1_reached_end") == Some(1.0)
+        && got("long_pass2_reached_end") == Some(1.0);
     let arrived = got("long_entries_arrived").unwrap_or(0.0);
     let (in_dom, most) = (
         got("long_entries_in_dom").unwrap_or(f64::NAN),
@@ -330,11 +344,26 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         got("long_scroll_steps").unwrap_or(f64::NAN),
         got("long_scroll_ms").unwrap_or(f64::NAN),
     );
+    let idle = got("long_webview_rss_idle_mib").unwrap_or(f64::NAN);
+    let (anon1, anon2) = (
+        got("long_pass1_anon_mib").unwrap_or(f64::NAN),
+        got("long_pass2_anon_mib").unwrap_or(f64::NAN),
+    );
+    let rss2 = got("long_pass2_rss_mib").unwrap_or(f64::NAN);
+    let creep = anon2 / anon1 - 1.0;
     println!(
-        "(m) long session: {arrived:.0} of 20,000 entries arrived within 2 minutes, WebView process {rss:.0} MB resident (the most of before and after the scroll), {in_dom:.0} entries in the DOM at the end and at most {most:.0} while scrolling to the top ({steps:.0} steps of a screen and a half, {scroll_ms:.0} ms, top {}) (target: all of them, <= {:.0} MB, the top reached) {}",
-        if reached { "reached" } else { "NOT reached" },
-        W::LONG_SESSION_RSS_GOAL_MIB,
-        verdict(rss <= W::LONG_SESSION_RSS_GOAL_MIB && reached && arrived >= 20_000.0)
+        "(m) long session: {arrived:.0} of 20,000 entries arrived within 2 minutes, {in_dom:.0} in the DOM at the end and at most {most:.0} while reading to the top ({steps:.0} steps of a screen and a half, {scroll_ms:.0} ms); read to the top and back twice ({}): the web process {anon1:.0} → {anon2:.0} MB anonymous after each pass ({:+.1}%), {rss2:.0} MB resident at the end, {:+.0} MB over the window alone ({idle:.0} MB) (target: all of them, the ends reached, <= +{:.0}% a pass, <= +{:.0} MB) {}",
+        if reached { "the ends reached" } else { "an end NOT reached" },
+        creep * 100.0,
+        rss2 - idle,
+        W::LONG_SESSION_CREEP_GOAL * 100.0,
+        W::LONG_SESSION_OVER_IDLE_GOAL_MIB,
+        verdict(
+            reached
+                && arrived >= 20_000.0
+                && creep <= W::LONG_SESSION_CREEP_GOAL
+                && rss2 - idle <= W::LONG_SESSION_OVER_IDLE_GOAL_MIB
+        )
     );
     // A steady view (#30 item 2): the story of mixed heights read upward a wheel's step at a time.
     let (jumps, pulled, worst, steps) = (
@@ -353,13 +382,18 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
     // against mapped libraries (file), and the page's wasm memory (the Rust side: the model).
     let mib = |name: &str| got(name).map_or("?".to_string(), |v| format!("{v:.0}"));
     println!(
-        "    memory: the window alone at the connect screen {} MB; with the entries {} MB anonymous + {} MB mapped files, after the scroll {} MB anonymous; wasm memory {} MB, after the scroll {} MB",
+        "    memory: the window alone at the connect screen {} MB ({} MB anonymous); with the entries {} MB anonymous + {} MB mapped files, at the top {} MB anonymous; wasm memory {} MB, at the top {} MB, after each pass {} / {} MB; DOM elements after each pass {} / {}",
         mib("long_webview_rss_idle_mib"),
+        mib("long_webview_rss_anon_idle_mib"),
         mib("long_webview_rss_anon_mib"),
         mib("long_webview_rss_file_mib"),
         mib("long_webview_rss_anon_after_scroll_mib"),
         mib("long_wasm_memory_mib"),
         mib("long_wasm_memory_after_scroll_mib"),
+        mib("long_pass1_wasm_mib"),
+        mib("long_pass2_wasm_mib"),
+        mib("long_pass1_nodes"),
+        mib("long_pass2_nodes"),
     );
     // The window's hop, both ways (issue 22): the backend's share natively plus the page's
     // share in wasm in the WebView, per frame. Studio ships raw lines (they measured faster);
@@ -447,7 +481,7 @@ async fn get_figures(
         // The first transfers on a connection pay for its congestion window and the allocator's
         // growth: one round each way at the warm-up size, not counted.
         let warm = server.hash(WARM_BYTES)?;
-        client.compare(&warm, WARM_BYTES, 2, get_dir).await?;
+        client.compare(&warm, WARM_BYTES, 3, get_dir).await?;
         let c64 = client
             .compare(&server.hash(MIB_64)?, MIB_64, ROUNDS, get_dir)
             .await?;

@@ -10,7 +10,10 @@
 //!   `CHUNKS_PER_READ` chunks, the same idle timeout, the same ~256 KiB batches), and lets each
 //!   batch go where the GET hands it to its hashing/writing thread: the difference between the
 //!   two is verification and the cache file, nothing else;
-//! - [`BenchClient::compare`] alternates which path goes first, round by round, and
+//! - a third path is the reference client's approach: the whole body read into memory, then
+//!   hashed (no file); the verified GET, which hashes and writes while it receives, is held to
+//!   be at least as fast (#30 item 6);
+//! - [`BenchClient::compare`] rotates which path goes first, round by round, and
 //!   [`Comparison`] reports the median of the per-round ratios;
 //! - the verified GET writes wherever the caller says: `cargo xtask bench` picks a directory on
 //!   the real media cache's filesystem.
@@ -49,6 +52,8 @@ pub struct CopyTimes {
     pub bytes: u64,
     pub raw_copy: Duration,
     pub verified_get: Duration,
+    /// The reference client's way: read it all into memory, then hash it.
+    pub in_memory: Duration,
 }
 
 impl CopyTimes {
@@ -57,8 +62,17 @@ impl CopyTimes {
         self.raw_copy.as_secs_f64() / self.verified_get.as_secs_f64().max(f64::MIN_POSITIVE)
     }
 
+    /// Verified GET throughput as a fraction of the in-memory read-then-hash's.
+    pub fn ratio_in_memory(&self) -> f64 {
+        self.in_memory.as_secs_f64() / self.verified_get.as_secs_f64().max(f64::MIN_POSITIVE)
+    }
+
     pub fn raw_mb_per_s(&self) -> f64 {
         mb_per_s(self.bytes, self.raw_copy)
+    }
+
+    pub fn in_memory_mb_per_s(&self) -> f64 {
+        mb_per_s(self.bytes, self.in_memory)
     }
 
     pub fn verified_mb_per_s(&self) -> f64 {
@@ -70,8 +84,8 @@ fn mb_per_s(bytes: u64, took: Duration) -> f64 {
     bytes as f64 / 1e6 / took.as_secs_f64().max(f64::MIN_POSITIVE)
 }
 
-/// The rounds of one size. Round `i` ran the raw copy first when `i` is even, the verified GET
-/// first when it is odd.
+/// The rounds of one size. Round `i` ran the paths in the order raw copy, verified GET,
+/// in-memory, rotated by `i` places.
 #[derive(Debug, Clone)]
 pub struct Comparison {
     pub bytes: u64,
@@ -82,6 +96,21 @@ impl Comparison {
     /// The median of the per-round ratios (each round's two paths ran back to back).
     pub fn median_ratio(&self) -> f64 {
         median(self.rounds.iter().map(CopyTimes::ratio).collect())
+    }
+
+    /// The median of the per-round verified GET / in-memory read-then-hash ratios.
+    pub fn median_ratio_in_memory(&self) -> f64 {
+        median(self.rounds.iter().map(CopyTimes::ratio_in_memory).collect())
+    }
+
+    /// The median in-memory read-then-hash throughput over the rounds.
+    pub fn in_memory_mb_per_s(&self) -> f64 {
+        median(
+            self.rounds
+                .iter()
+                .map(CopyTimes::in_memory_mb_per_s)
+                .collect(),
+        )
     }
 
     /// The median raw copy throughput over the rounds.
@@ -101,9 +130,18 @@ impl Comparison {
 
     /// The lowest and highest per-round ratio.
     pub fn ratio_range(&self) -> (f64, f64) {
+        self.range(CopyTimes::ratio)
+    }
+
+    /// The lowest and highest per-round ratio against the in-memory read-then-hash.
+    pub fn ratio_in_memory_range(&self) -> (f64, f64) {
+        self.range(CopyTimes::ratio_in_memory)
+    }
+
+    fn range(&self, ratio: fn(&CopyTimes) -> f64) -> (f64, f64) {
         self.rounds
             .iter()
-            .map(CopyTimes::ratio)
+            .map(ratio)
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), r| {
                 (lo.min(r), hi.max(r))
             })
@@ -302,6 +340,39 @@ impl BenchClient {
         }
     }
 
+    /// The reference client's approach: the same request, the whole body read into one buffer,
+    /// then hashed and checked. Timed from opening the stream to the hash checked.
+    pub async fn in_memory(&self, hash: &str, bytes: u64) -> Result<Duration, BenchError> {
+        let start = Instant::now();
+        let (mut send, mut recv) = open_get(&self.conn, hash).await?;
+        let (line, leftover) = read_line(&mut recv).await.map_err(err)?;
+        let header = parse_get_header(hash, &line).map_err(err)?;
+        let size = header.size.min(bytes) as usize;
+        let mut body = leftover;
+        body.truncate(size);
+        body.reserve(size - body.len());
+        while body.len() < size {
+            let read = tokio::time::timeout(IDLE, recv.read_chunk(size - body.len())).await;
+            match read {
+                Err(_) => return Err(BenchError("the in-memory read stalled".into())),
+                Ok(Err(e)) => return Err(err(e)),
+                Ok(Ok(None)) => break,
+                Ok(Ok(Some(chunk))) => body.extend_from_slice(&chunk),
+            }
+        }
+        let _ = recv.stop(0u32.into());
+        let _ = send.finish();
+        let got = hex(Sha256::digest(&body));
+        let took = start.elapsed();
+        if body.len() as u64 != bytes || got != hash {
+            return Err(BenchError(format!(
+                "the in-memory read got {} of {bytes} bytes, hashing to {got}",
+                body.len()
+            )));
+        }
+        Ok(took)
+    }
+
     /// Studio's verified GET (`MediaCache::get`, the app's own code) of `hash` into a fresh cache
     /// under `cache_dir`, which is removed afterwards (outside the timing).
     pub async fn verified_get(
@@ -327,9 +398,9 @@ impl BenchClient {
         Ok(took)
     }
 
-    /// `rounds` rounds of both paths for the `bytes`-long body `hash`, alternating which goes
-    /// first (raw first in even rounds), so neither always inherits the other's aftermath
-    /// (a warmer connection, freed memory, the page cache's work).
+    /// `rounds` rounds of the three paths for the `bytes`-long body `hash`, rotating which goes
+    /// first, so none always inherits another's aftermath (a warmer connection, freed memory,
+    /// the page cache's work).
     pub async fn compare(
         &self,
         hash: &str,
@@ -339,17 +410,20 @@ impl BenchClient {
     ) -> Result<Comparison, BenchError> {
         let mut times = Vec::with_capacity(rounds);
         for round in 0..rounds {
-            let (raw_copy, verified_get) = if round.is_multiple_of(2) {
-                let raw_copy = self.raw_copy(hash, bytes).await?;
-                (raw_copy, self.verified_get(hash, bytes, cache_dir).await?)
-            } else {
-                let verified_get = self.verified_get(hash, bytes, cache_dir).await?;
-                (self.raw_copy(hash, bytes).await?, verified_get)
-            };
+            let mut took = [Duration::ZERO; 3];
+            for k in 0..3 {
+                let path = (round + k) % 3;
+                took[path] = match path {
+                    0 => self.raw_copy(hash, bytes).await?,
+                    1 => self.verified_get(hash, bytes, cache_dir).await?,
+                    _ => self.in_memory(hash, bytes).await?,
+                };
+            }
             times.push(CopyTimes {
                 bytes,
-                raw_copy,
-                verified_get,
+                raw_copy: took[0],
+                verified_get: took[1],
+                in_memory: took[2],
             });
         }
         Ok(Comparison {

@@ -246,13 +246,14 @@ async fn put_reports_the_tables_hash_mismatch_and_checks_before_offering() {
 }
 
 #[tokio::test]
-async fn bench_smoke_runs_both_copies() {
+async fn bench_smoke_runs_all_three_paths() {
     let dir = tempfile::tempdir().unwrap();
     let times = transport::bench::copy_vs_verified_get(4 << 20, dir.path())
         .await
         .unwrap();
     assert_eq!(times.bytes, 4 << 20);
     assert!(times.ratio() > 0.0);
+    assert!(times.ratio_in_memory() > 0.0);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
@@ -268,11 +269,13 @@ async fn bench_64_and_128_mib() {
             .await
             .unwrap();
         println!(
-            "{} MiB: raw {:.0} MB/s, verified {:.0} MB/s, ratio {:.2}, peak RSS +{} KiB",
+            "{} MiB: raw {:.0} MB/s, verified {:.0} MB/s, in-memory read then hash {:.0} MB/s, ratio {:.2}, / in-memory {:.2}, peak RSS +{} KiB",
             bytes >> 20,
             t.raw_mb_per_s(),
             t.verified_mb_per_s(),
+            t.in_memory_mb_per_s(),
             t.ratio(),
+            t.ratio_in_memory(),
             peak_rss_kib().saturating_sub(before)
         );
     }

@@ -8,8 +8,38 @@ use protocol::session::{sanitize_text, Entry, EntryBody, InputFailure};
 
 use super::dice::DiceLine;
 use crate::i18n::{tr, Locale};
-use crate::markdown::markdown;
+use crate::markdown::{markdown, plain_paragraph, settled};
 use crate::templates::UiBlocksView;
+
+/// A draft's text as it grows. The entry stays the same element while it streams (the
+/// transcript keys a draft by its entry, not its revision); what is settled of its markdown
+/// is rendered once, and each delta re-renders only the last block, or, while that block is
+/// a paragraph of plain text, changes only its text.
+#[component]
+fn DraftBody(key: u64) -> impl IntoView {
+    let table = use_context::<crate::store::Table>().expect("a table");
+    let text = Memo::new(move |_| {
+        table
+            .model
+            .with(|m| match m.entry_by_key(key).map(|e| &e.body) {
+                Some(EntryBody::Narrative(line)) => sanitize_text(&line.text),
+                _ => String::new(),
+            })
+    });
+    let cut = Memo::new(move |_| text.with(|t| settled(t)));
+    let settled_part = Memo::new(move |_| text.with(|t| t[..cut.get()].to_string()));
+    let growing = Memo::new(move |_| text.with(|t| t[cut.get()..].to_string()));
+    let plain = Memo::new(move |_| growing.with(|t| plain_paragraph(t)));
+    let is_plain = Memo::new(move |_| plain.with(Option::is_some));
+    view! {
+        {move || settled_part.with(|t| markdown(t))}
+        {move || if is_plain.get() {
+            view! { <p>{move || plain.get().unwrap_or_default()}</p> }.into_any()
+        } else {
+            growing.with(|t| markdown(t)).into_any()
+        }}
+    }
+}
 
 #[component]
 pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoView {
@@ -27,7 +57,9 @@ pub(super) fn EntryView(entry: Entry, on_choice: Callback<String>) -> impl IntoV
                         _ => String::new(),
                     });
             let text = sanitize_text(&line.text);
-            let body = if line.format == TextFormat::Plain && !line.draft {
+            let body = if line.draft {
+                view! { <DraftBody key=entry.key/> }.into_any()
+            } else if line.format == TextFormat::Plain {
                 view! { <p>{text}</p> }.into_any()
             } else {
                 markdown(&text).into_any()

@@ -107,7 +107,7 @@ pub fn Transcript(table: Table) -> impl IntoView {
             shown
                 .iter()
                 .filter_map(|k| m.entry_by_key(*k))
-                .map(|e| ((e.key, e.rev), e.clone()))
+                .map(|e| ((e.key, drawn_rev(e)), e.clone()))
                 .collect::<Vec<_>>()
         })
     };
@@ -376,4 +376,13 @@ fn activity_word(l: crate::i18n::Locale, a: &protocol::frame::Activity) -> Strin
         other => return sanitize_text(other.as_str()),
     };
     tr(l, key).to_string()
+}
+
+/// What makes an entry a new element: its revision, except while it is a draft, which stays
+/// one element as it grows (its text follows the model) and is drawn anew once final.
+fn drawn_rev(e: &protocol::session::Entry) -> Option<u32> {
+    match &e.body {
+        protocol::session::EntryBody::Narrative(line) if line.draft => None,
+        _ => Some(e.rev),
+    }
 }
