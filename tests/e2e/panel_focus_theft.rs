@@ -53,9 +53,17 @@ fn a_page_that_takes_focus_mid_typing_is_asked_about() {
     wait_for(Duration::from_secs(10), "the thief to start", || {
         (thief_state(&s, &frame) == "waiting").then_some(())
     });
-    // Armed from outside (no gesture in that), then the person types into the input.
+    // Armed from outside (no gesture in that), then the person types into the input. The
+    // frame element is marked, and its document's birth noted, so a failure can tell a page
+    // loaded anew in the same element from an element replaced.
+    s.execute_on(&frame, "arguments[0].dataset.probe = 'armed'; return 0;")
+        .expect("marking the thief's frame");
     s.switch_to_frame(&frame).expect("into the thief's frame");
-    s.execute("window.__armed = true; return 0;", serde_json::json!([]))
+    let born = s
+        .execute(
+            "window.__armed = true; return performance.timeOrigin;",
+            serde_json::json!([]),
+        )
         .expect("arming the thief");
     s.switch_to_top();
     let input = s.find("#input").expect("the input");
@@ -69,10 +77,25 @@ fn a_page_that_takes_focus_mid_typing_is_asked_about() {
         }
     };
     eprintln!("thief: {stole:?} after {typed} bursts of typing");
-    assert!(
-        stole.starts_with("stole"),
-        "the page never took focus from the host ({stole}): nothing was tried"
-    );
+    if !stole.starts_with("stole") {
+        // What became of the page: the same element with a new document, or a new element.
+        let frames = s
+            .execute(
+                "return [...document.querySelectorAll('iframe.lw-panel-frame')].map(f => f.dataset.probe || 'unmarked');",
+                serde_json::json!([]),
+            )
+            .unwrap_or_default();
+        s.switch_to_frame(&frame).expect("into the thief's frame");
+        let now = s
+            .execute("return performance.timeOrigin;", serde_json::json!([]))
+            .unwrap_or_default();
+        s.switch_to_top();
+        let _ = s.try_screenshot(&out_dir().join("panel-focus-theft-failed.png"));
+        panic!(
+            "the thief's page reads {stole:?}: frames now {frames}; its document born at {born}, now {now}; the window: {}",
+            s.find("body").map(|b| s.text(&b)).unwrap_or_default()
+        );
+    }
     // The host asks, naming the panel and showing the words; nothing went out unasked.
     let prompt = wait_text(&s, "#intent-prompt", "the host's prompt", |t| {
         t.contains("THIEF-INTENT")

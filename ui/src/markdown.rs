@@ -132,68 +132,118 @@ pub fn markdown(source: &str) -> Vec<AnyView> {
     render(parse(source))
 }
 
-/// The text of `source` when it is one paragraph of plain text (what a draft's growing block
-/// nearly always is): shown as that text in one `<p>`, it renders as [`markdown`] would, and
-/// a delta changes only the text, not the element.
-pub fn plain_paragraph(source: &str) -> Option<String> {
-    match parse(source).as_slice() {
-        [Node::Element(Kind::Paragraph, children)] => {
-            children
-                .iter()
-                .try_fold(String::new(), |mut all, child| match child {
-                    Node::Text(t) => {
-                        all.push_str(t);
-                        Some(all)
-                    }
-                    _ => None,
-                })
-        }
-        _ => None,
-    }
+/// A growing draft, cut where its last top-level block begins: what is before the cut is
+/// settled (a new delta cannot change how it renders), so it is rendered once, and each delta
+/// re-renders only the last block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DraftCut {
+    /// Byte offset where the last top-level block begins (0 when there is at most one).
+    pub cut: usize,
+    /// The last block's text when it is one paragraph of plain text (what a growing block
+    /// nearly always is): shown as that text in one `<p>` it renders as [`markdown`] would,
+    /// and a delta changes only the text node, not the element.
+    pub plain: Option<String>,
 }
 
-/// Where the last top-level block of `source` begins (0 when there is at most one): what is
-/// before it is settled, so a growing draft renders it once and re-renders only its last block.
-pub fn settled(source: &str) -> usize {
+/// One parse of the whole draft gives both the cut and the last block's plain text, so a
+/// delta costs one pass over the draft, not one per question.
+pub fn draft_cut(source: &str) -> DraftCut {
     let mut depth = 0usize;
-    let mut last = 0;
+    let mut cut = 0;
+    let mut plain: Option<String> = None;
     for (event, range) in Parser::new_ext(source, Options::ENABLE_STRIKETHROUGH).into_offset_iter()
     {
         match event {
-            Event::Start(_) => {
+            Event::Start(tag) => {
                 if depth == 0 {
-                    last = range.start;
+                    cut = range.start;
+                    plain = matches!(tag, Tag::Paragraph).then(String::new);
+                } else {
+                    // Emphasis, a link, a nested block: an element, not plain text.
+                    plain = None;
                 }
                 depth += 1;
             }
             Event::End(_) => depth = depth.saturating_sub(1),
             // A rule, or raw HTML, is a block of its own at the top.
-            _ if depth == 0 => last = range.start,
-            _ => {}
+            _ if depth == 0 => {
+                cut = range.start;
+                plain = None;
+            }
+            // As `parse` makes them: each of these is a text node of the paragraph.
+            Event::Text(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                if let Some(p) = plain.as_mut() {
+                    p.push_str(&t);
+                }
+            }
+            Event::SoftBreak => {
+                if let Some(p) = plain.as_mut() {
+                    p.push(' ');
+                }
+            }
+            _ => plain = None,
         }
     }
-    last
+    // An empty paragraph is not a paragraph of text.
+    DraftCut {
+        cut,
+        plain: plain.filter(|p| !p.is_empty()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The last block's text when it is one plain paragraph, checked against the full parse.
+    fn plain(s: &str) -> Option<String> {
+        let d = draft_cut(s);
+        let tail = parse(&s[d.cut..]);
+        let oracle = match tail.as_slice() {
+            [Node::Element(Kind::Paragraph, children)] => {
+                children
+                    .iter()
+                    .try_fold(String::new(), |mut all, c| match c {
+                        Node::Text(t) => {
+                            all.push_str(t);
+                            Some(all)
+                        }
+                        _ => None,
+                    })
+            }
+            _ => None,
+        };
+        assert_eq!(d.plain, oracle, "{s:?}");
+        d.plain
+    }
+
     #[test]
     fn a_plain_paragraph_is_its_text() {
+        assert_eq!(plain("the rain, 3 < 4").as_deref(), Some("the rain, 3 < 4"));
+        assert_eq!(plain("one\ntwo").as_deref(), Some("one two"));
         assert_eq!(
-            plain_paragraph("the rain, 3 < 4").as_deref(),
-            Some("the rain, 3 < 4")
+            plain("a <b>bold</b> claim").as_deref(),
+            Some("a <b>bold</b> claim")
         );
-        assert_eq!(plain_paragraph("one\ntwo").as_deref(), Some("one two"));
-        assert_eq!(plain_paragraph("*lean* in"), None);
-        assert_eq!(plain_paragraph("a\n\nb"), None);
-        assert_eq!(plain_paragraph("- item"), None);
-        assert_eq!(plain_paragraph(""), None);
+        assert_eq!(plain("*lean* in"), None);
+        assert_eq!(plain("a `code` word"), None);
+        assert_eq!(plain("hard  \nbreak"), None);
+        assert_eq!(plain("- item"), None);
+        assert_eq!(plain("# title"), None);
+        assert_eq!(plain("> quoted"), None);
+        assert_eq!(plain(""), None);
+        // Only the last block counts.
+        assert_eq!(
+            plain("*first*\n\nthen plain").as_deref(),
+            Some("then plain")
+        );
+        assert_eq!(plain("plain first\n\n*then not*"), None);
+        assert_eq!(plain("before\n\n---"), None);
     }
 
     #[test]
     fn a_draft_settles_all_but_its_last_block() {
+        let settled = |s: &str| draft_cut(s).cut;
         assert_eq!(settled(""), 0);
         assert_eq!(settled("one paragraph, still *grow"), 0);
         let two = "First.\n\nSecond, still";

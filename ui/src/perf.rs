@@ -138,6 +138,13 @@ pub fn listen_for_bench() {
                 )
             });
         set("wasm_memory_bytes", bytes, true);
+        // The JS objects the Rust side still holds (DOM nodes, closures): one per entry drawn
+        // and never let go would show here, not in the DOM's count.
+        set(
+            "externrefs_live",
+            f64::from(wasm_bindgen::externref_heap_live_count()),
+            true,
+        );
     });
     let _ =
         window.add_event_listener_with_callback("lw-bench-memory", memory.as_ref().unchecked_ref());

@@ -8,7 +8,7 @@ use protocol::session::{sanitize_text, Entry, EntryBody, InputFailure};
 
 use super::dice::DiceLine;
 use crate::i18n::{tr, Locale};
-use crate::markdown::{markdown, plain_paragraph, settled};
+use crate::markdown::{draft_cut, markdown, DraftCut};
 use crate::templates::UiBlocksView;
 
 /// A draft's text as it grows. The entry stays the same element while it streams (the
@@ -18,25 +18,31 @@ use crate::templates::UiBlocksView;
 #[component]
 fn DraftBody(key: u64) -> impl IntoView {
     let table = use_context::<crate::store::Table>().expect("a table");
-    let text = Memo::new(move |_| {
-        table
-            .model
-            .with(|m| match m.entry_by_key(key).map(|e| &e.body) {
+    // The draft is read again only when it changed (its revision), not on every change of the
+    // model (another entry, the party, a sound), and parsed once per delta.
+    let rev = Memo::new(move |_| table.model.with(|m| m.entry_by_key(key).map(|e| e.rev)));
+    let draft = Memo::new(move |_| {
+        rev.track();
+        table.model.with_untracked(|m| {
+            let text = match m.entry_by_key(key).map(|e| &e.body) {
                 Some(EntryBody::Narrative(line)) => sanitize_text(&line.text),
                 _ => String::new(),
-            })
+            };
+            let DraftCut { cut, plain } = draft_cut(&text);
+            let growing = plain.is_none().then(|| text[cut..].to_string());
+            (text[..cut].to_string(), growing, plain)
+        })
     });
-    let cut = Memo::new(move |_| text.with(|t| settled(t)));
-    let settled_part = Memo::new(move |_| text.with(|t| t[..cut.get()].to_string()));
-    let growing = Memo::new(move |_| text.with(|t| t[cut.get()..].to_string()));
-    let plain = Memo::new(move |_| growing.with(|t| plain_paragraph(t)));
+    let settled_part = Memo::new(move |_| draft.with(|(s, _, _)| s.clone()));
+    let growing = Memo::new(move |_| draft.with(|(_, g, _)| g.clone()));
+    let plain = Memo::new(move |_| draft.with(|(_, _, p)| p.clone()));
     let is_plain = Memo::new(move |_| plain.with(Option::is_some));
     view! {
         {move || settled_part.with(|t| markdown(t))}
         {move || if is_plain.get() {
             view! { <p>{move || plain.get().unwrap_or_default()}</p> }.into_any()
         } else {
-            growing.with(|t| markdown(t)).into_any()
+            growing.with(|t| markdown(t.as_deref().unwrap_or_default())).into_any()
         }}
     }
 }

@@ -101,16 +101,27 @@ pub fn Transcript(table: Table) -> impl IntoView {
             bottom.round() as i64,
         )
     });
-    let visible = move || {
+    // Each drawn entry with its row ([`virtual_list::Rows`]) and what makes it drawn anew.
+    let rows = StoredValue::new(virtual_list::Rows::default());
+    let visible = Memo::new(move |_| {
         let shown = layout.with(|l| l.0.clone());
-        table.model.with(|m| {
+        let drawn: Vec<(u64, Option<u32>)> = table.model.with(|m| {
             shown
                 .iter()
                 .filter_map(|k| m.entry_by_key(*k))
-                .map(|e| ((e.key, drawn_rev(e)), e.clone()))
-                .collect::<Vec<_>>()
-        })
-    };
+                .map(|e| (e.key, drawn_rev(e)))
+                .collect()
+        });
+        let keys: Vec<u64> = drawn.iter().map(|(k, _)| *k).collect();
+        let slots = rows
+            .try_update_value(|r| r.assign(&keys))
+            .unwrap_or_default();
+        slots
+            .into_iter()
+            .zip(drawn)
+            .map(|(row, (key, rev))| (row, key, rev))
+            .collect::<Vec<_>>()
+    });
     // A new search starts at its newest match, following.
     Effect::new(move |_| {
         table.search.track();
@@ -334,8 +345,8 @@ pub fn Transcript(table: Table) -> impl IntoView {
             <div class="transcript-inner" node_ref=inner role="list">
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.1))></div>
-                <For each=visible key=|(k, _)| *k let:item>
-                    <EntryView entry=item.1 on_choice=on_choice attr:data-key=item.0.0.to_string()/>
+                <For each=move || visible.get() key=|(row, _, _)| *row let:item>
+                    <Row row=item.0 visible=visible table=table on_choice=on_choice/>
                 </For>
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.2))></div>
@@ -352,6 +363,31 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 view! { <p class="turn-indicator" id="turn"><span class="quill"></span>{text}</p> }
             })}
         </div>
+    }
+}
+
+/// One row of the list: the entry drawn in it now, rebuilt in place when another takes the row
+/// (the same kind of entry keeps its elements; only what differs is changed).
+#[component]
+fn Row(
+    row: u32,
+    visible: Memo<Vec<(u32, u64, Option<u32>)>>,
+    table: Table,
+    on_choice: Callback<String>,
+) -> impl IntoView {
+    let current = Memo::new(move |_| {
+        visible.with(|v| {
+            v.iter()
+                .find(|(r, _, _)| *r == row)
+                .map(|(_, key, rev)| (*key, *rev))
+        })
+    });
+    move || {
+        let (key, _) = current.get()?;
+        let entry = table
+            .model
+            .with_untracked(|m| m.entry_by_key(key).cloned())?;
+        Some(view! { <EntryView entry=entry on_choice=on_choice attr:data-key=key.to_string()/> })
     }
 }
 

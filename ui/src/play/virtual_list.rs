@@ -186,6 +186,48 @@ pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usiz
     0
 }
 
+/// Which row element each drawn entry is shown in. An entry keeps its row while it stays
+/// drawn; an entry newly drawn takes a row that an entry no longer drawn let go, so reading a
+/// long story rebuilds a few dozen rows in place instead of making and dropping an element
+/// tree per entry (the web process keeps what is dropped: #30 item 1).
+#[derive(Debug, Default)]
+pub struct Rows {
+    of: HashMap<u64, u32>,
+    /// Rows made and not in use now.
+    free: std::collections::BTreeSet<u32>,
+    made: u32,
+}
+
+impl Rows {
+    /// The row of each of `drawn` (entry keys, in order); rows are never shared.
+    pub fn assign(&mut self, drawn: &[u64]) -> Vec<u32> {
+        let keep: std::collections::HashSet<u64> = drawn.iter().copied().collect();
+        let free = &mut self.free;
+        self.of.retain(|k, r| {
+            let kept = keep.contains(k);
+            if !kept {
+                free.insert(*r);
+            }
+            kept
+        });
+        drawn
+            .iter()
+            .map(|k| {
+                if let Some(r) = self.of.get(k) {
+                    return *r;
+                }
+                // The lowest free row first: the rows in use stay few.
+                let r = self.free.pop_first().unwrap_or_else(|| {
+                    self.made += 1;
+                    self.made - 1
+                });
+                self.of.insert(*k, r);
+                r
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,5 +367,25 @@ mod tests {
         assert_eq!(span(&keys(3), &h, 0.0, 800.0, 800.0), (0, 3));
         assert_eq!(tail(&keys(3), &h, 800.0, 800.0), 0);
         assert_eq!(span(&[], &h, 0.0, 800.0, 800.0), (0, 0));
+    }
+
+    #[test]
+    fn an_entry_keeps_its_row_and_a_new_one_takes_a_row_let_go() {
+        let mut rows = Rows::default();
+        assert_eq!(rows.assign(&[1, 2, 3]), vec![0, 1, 2]);
+        // 1 leaves at the top, 4 arrives at the end: 4 takes 1's row, 2 and 3 keep theirs.
+        assert_eq!(rows.assign(&[2, 3, 4]), vec![1, 2, 0]);
+        // A jump: every row reused, none made, none shared.
+        let far = rows.assign(&[10, 11, 12]);
+        let mut sorted = far.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![0, 1, 2]);
+        // More drawn than before: new rows only for what no free row covers.
+        let more = rows.assign(&[10, 11, 12, 13, 14]);
+        assert_eq!(&more[..3], &far[..]);
+        assert_eq!(&more[3..], &[3, 4]);
+        // A duplicate key would be a bug upstream; a key drawn twice still gets one row.
+        assert_eq!(rows.assign(&[]), Vec::<u32>::new());
+        assert_eq!(rows.assign(&[7]), vec![0]);
     }
 }
