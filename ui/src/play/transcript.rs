@@ -105,21 +105,21 @@ pub fn Transcript(table: Table) -> impl IntoView {
     let rows = StoredValue::new(virtual_list::Rows::default());
     let visible = Memo::new(move |_| {
         let shown = layout.with(|l| l.0.clone());
-        let drawn: Vec<(u64, Option<u32>)> = table.model.with(|m| {
+        let drawn: Vec<(u64, Option<u32>, u8)> = table.model.with(|m| {
             shown
                 .iter()
                 .filter_map(|k| m.entry_by_key(*k))
-                .map(|e| (e.key, drawn_rev(e)))
+                .map(|e| (e.key, drawn_rev(e), kind(e)))
                 .collect()
         });
-        let keys: Vec<u64> = drawn.iter().map(|(k, _)| *k).collect();
+        let keys: Vec<(u64, u8)> = drawn.iter().map(|(k, _, kind)| (*k, *kind)).collect();
         let slots = rows
             .try_update_value(|r| r.assign(&keys))
             .unwrap_or_default();
         slots
             .into_iter()
             .zip(drawn)
-            .map(|(row, (key, rev))| (row, key, rev))
+            .map(|(row, (key, rev, _))| (row, key, rev))
             .collect::<Vec<_>>()
     });
     // A new search starts at its newest match, following.
@@ -382,12 +382,40 @@ fn Row(
                 .map(|(_, key, rev)| (*key, *rev))
         })
     });
+    let shown = StoredValue::new(None::<u64>);
     move || {
         let (key, _) = current.get()?;
+        let before = shown.try_get_value().flatten();
+        if before.is_some_and(|b| b != key) {
+            let_go_of_focus(before);
+        }
+        shown.set_value(Some(key));
         let entry = table
             .model
             .with_untracked(|m| m.entry_by_key(key).cloned())?;
         Some(view! { <EntryView entry=entry on_choice=on_choice attr:data-key=key.to_string()/> })
+    }
+}
+
+/// Focus inside an entry whose row now shows another entry leaves it, as it did when each
+/// entry had an element of its own that went away: focus must not stay on a control that now
+/// belongs to a different line.
+fn let_go_of_focus(entry: Option<u64>) {
+    let Some(entry) = entry else { return };
+    let active = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let Some(active) = active else { return };
+    let inside = active
+        .closest("[data-key]")
+        .ok()
+        .flatten()
+        .and_then(|row| row.get_attribute("data-key"))
+        .is_some_and(|k| k == entry.to_string());
+    if inside {
+        if let Some(el) = active.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = el.blur();
+        }
     }
 }
 
@@ -412,6 +440,22 @@ fn activity_word(l: crate::i18n::Locale, a: &protocol::frame::Activity) -> Strin
         other => return sanitize_text(other.as_str()),
     };
     tr(l, key).to_string()
+}
+
+/// The kind of an entry, for [`virtual_list::Rows`]: a row that showed a story line is
+/// rebuilt in place for another story line (the same elements), not for a dice line.
+fn kind(e: &protocol::session::Entry) -> u8 {
+    use protocol::session::EntryBody;
+    match &e.body {
+        EntryBody::Narrative(line) if line.draft => 1,
+        EntryBody::Narrative(_) => 0,
+        EntryBody::Dice(_) => 2,
+        EntryBody::System { .. } => 3,
+        EntryBody::Error { .. } => 4,
+        EntryBody::Ui(_) => 5,
+        EntryBody::TitleCard(_) => 6,
+        _ => 7,
+    }
 }
 
 /// What makes an entry a new element: its revision, except while it is a draft, which stays
