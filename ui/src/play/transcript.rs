@@ -101,27 +101,16 @@ pub fn Transcript(table: Table) -> impl IntoView {
             bottom.round() as i64,
         )
     });
-    // Each drawn entry with its row ([`virtual_list::Rows`]) and what makes it drawn anew.
-    let rows = StoredValue::new(virtual_list::Rows::default());
-    let visible = Memo::new(move |_| {
+    let visible = move || {
         let shown = layout.with(|l| l.0.clone());
-        let drawn: Vec<(u64, Option<u32>, u8)> = table.model.with(|m| {
+        table.model.with(|m| {
             shown
                 .iter()
                 .filter_map(|k| m.entry_by_key(*k))
-                .map(|e| (e.key, drawn_rev(e), kind(e)))
-                .collect()
-        });
-        let keys: Vec<(u64, u8)> = drawn.iter().map(|(k, _, kind)| (*k, *kind)).collect();
-        let slots = rows
-            .try_update_value(|r| r.assign(&keys))
-            .unwrap_or_default();
-        slots
-            .into_iter()
-            .zip(drawn)
-            .map(|(row, (key, rev, _))| (row, key, rev))
-            .collect::<Vec<_>>()
-    });
+                .map(|e| ((e.key, drawn_rev(e)), e.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
     // A new search starts at its newest match, following.
     Effect::new(move |_| {
         table.search.track();
@@ -345,8 +334,8 @@ pub fn Transcript(table: Table) -> impl IntoView {
             <div class="transcript-inner" node_ref=inner role="list">
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.1))></div>
-                <For each=move || visible.get() key=|(row, _, _)| *row let:item>
-                    <Row row=item.0 visible=visible table=table on_choice=on_choice/>
+                <For each=visible key=|(k, _)| *k let:item>
+                    <EntryView entry=item.1 on_choice=on_choice attr:data-key=item.0.0.to_string()/>
                 </For>
                 <div class="transcript-spacer" aria-hidden="true"
                     style:height=move || format!("{}px", layout.with(|l| l.2))></div>
@@ -363,59 +352,6 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 view! { <p class="turn-indicator" id="turn"><span class="quill"></span>{text}</p> }
             })}
         </div>
-    }
-}
-
-/// One row of the list: the entry drawn in it now, rebuilt in place when another takes the row
-/// (the same kind of entry keeps its elements; only what differs is changed).
-#[component]
-fn Row(
-    row: u32,
-    visible: Memo<Vec<(u32, u64, Option<u32>)>>,
-    table: Table,
-    on_choice: Callback<String>,
-) -> impl IntoView {
-    let current = Memo::new(move |_| {
-        visible.with(|v| {
-            v.iter()
-                .find(|(r, _, _)| *r == row)
-                .map(|(_, key, rev)| (*key, *rev))
-        })
-    });
-    let shown = StoredValue::new(None::<u64>);
-    move || {
-        let (key, _) = current.get()?;
-        let before = shown.try_get_value().flatten();
-        if before.is_some_and(|b| b != key) {
-            let_go_of_focus(before);
-        }
-        shown.set_value(Some(key));
-        let entry = table
-            .model
-            .with_untracked(|m| m.entry_by_key(key).cloned())?;
-        Some(view! { <EntryView entry=entry on_choice=on_choice attr:data-key=key.to_string()/> })
-    }
-}
-
-/// Focus inside an entry whose row now shows another entry leaves it, as it did when each
-/// entry had an element of its own that went away: focus must not stay on a control that now
-/// belongs to a different line.
-fn let_go_of_focus(entry: Option<u64>) {
-    let Some(entry) = entry else { return };
-    let active = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element());
-    let Some(active) = active else { return };
-    let inside = active
-        .closest("[data-key]")
-        .ok()
-        .flatten()
-        .and_then(|row| row.get_attribute("data-key"))
-        .is_some_and(|k| k == entry.to_string());
-    if inside {
-        if let Some(el) = active.dyn_ref::<web_sys::HtmlElement>() {
-            let _ = el.blur();
-        }
     }
 }
 
@@ -440,22 +376,6 @@ fn activity_word(l: crate::i18n::Locale, a: &protocol::frame::Activity) -> Strin
         other => return sanitize_text(other.as_str()),
     };
     tr(l, key).to_string()
-}
-
-/// The kind of an entry, for [`virtual_list::Rows`]: a row that showed a story line is
-/// rebuilt in place for another story line (the same elements), not for a dice line.
-fn kind(e: &protocol::session::Entry) -> u8 {
-    use protocol::session::EntryBody;
-    match &e.body {
-        EntryBody::Narrative(line) if line.draft => 1,
-        EntryBody::Narrative(_) => 0,
-        EntryBody::Dice(_) => 2,
-        EntryBody::System { .. } => 3,
-        EntryBody::Error { .. } => 4,
-        EntryBody::Ui(_) => 5,
-        EntryBody::TitleCard(_) => 6,
-        _ => 7,
-    }
 }
 
 /// What makes an entry a new element: its revision, except while it is a draft, which stays

@@ -186,57 +186,6 @@ pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usiz
     0
 }
 
-/// Which row element each drawn entry is shown in. An entry keeps its row while it stays
-/// drawn; an entry newly drawn takes a row that an entry no longer drawn let go, so reading a
-/// long story rebuilds a few dozen rows in place instead of making and dropping an element
-/// tree per entry (the web process keeps what is dropped: #30 item 1).
-#[derive(Debug, Default)]
-pub struct Rows {
-    /// Each drawn entry's row, and the kind of entry it is.
-    of: HashMap<u64, (u32, u8)>,
-    /// Rows made and not in use now, with the kind of entry each showed last.
-    free: std::collections::BTreeMap<u32, u8>,
-    made: u32,
-}
-
-impl Rows {
-    /// The row of each of `drawn` (entry key and kind, in order); rows are never shared. A
-    /// new entry takes a free row that showed the same kind (its elements are rebuilt in
-    /// place), else the lowest free row, else a new one.
-    pub fn assign(&mut self, drawn: &[(u64, u8)]) -> Vec<u32> {
-        let keep: std::collections::HashSet<u64> = drawn.iter().map(|(k, _)| *k).collect();
-        let free = &mut self.free;
-        self.of.retain(|k, (row, kind)| {
-            let kept = keep.contains(k);
-            if !kept {
-                free.insert(*row, *kind);
-            }
-            kept
-        });
-        drawn
-            .iter()
-            .map(|(k, kind)| {
-                if let Some((r, _)) = self.of.get(k) {
-                    return *r;
-                }
-                let same = self.free.iter().find(|(_, f)| *f == kind).map(|(r, _)| *r);
-                let r = match same.or_else(|| self.free.keys().next().copied()) {
-                    Some(r) => {
-                        self.free.remove(&r);
-                        r
-                    }
-                    None => {
-                        self.made += 1;
-                        self.made - 1
-                    }
-                };
-                self.of.insert(*k, (r, *kind));
-                r
-            })
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,37 +325,5 @@ mod tests {
         assert_eq!(span(&keys(3), &h, 0.0, 800.0, 800.0), (0, 3));
         assert_eq!(tail(&keys(3), &h, 800.0, 800.0), 0);
         assert_eq!(span(&[], &h, 0.0, 800.0, 800.0), (0, 0));
-    }
-
-    #[test]
-    fn an_entry_keeps_its_row_and_a_new_one_takes_a_row_let_go() {
-        let mut rows = Rows::default();
-        let story = |keys: &[u64]| keys.iter().map(|k| (*k, 0u8)).collect::<Vec<_>>();
-        assert_eq!(rows.assign(&story(&[1, 2, 3])), vec![0, 1, 2]);
-        // 1 leaves at the top, 4 arrives at the end: 4 takes 1's row, 2 and 3 keep theirs.
-        assert_eq!(rows.assign(&story(&[2, 3, 4])), vec![1, 2, 0]);
-        // A jump: every row reused, none made, none shared.
-        let far = rows.assign(&story(&[10, 11, 12]));
-        let mut sorted = far.clone();
-        sorted.sort_unstable();
-        assert_eq!(sorted, vec![0, 1, 2]);
-        // More drawn than before: new rows only for what no free row covers.
-        let more = rows.assign(&story(&[10, 11, 12, 13, 14]));
-        assert_eq!(&more[..3], &far[..]);
-        assert_eq!(&more[3..], &[3, 4]);
-        // Rows let go are kept for later.
-        assert_eq!(rows.assign(&[]), Vec::<u32>::new());
-        assert_eq!(rows.assign(&story(&[7])), vec![0]);
-    }
-
-    #[test]
-    fn a_new_entry_takes_a_row_that_showed_its_kind() {
-        let mut rows = Rows::default();
-        // A story line in row 0, a dice line in row 1.
-        assert_eq!(rows.assign(&[(1, 0), (2, 1)]), vec![0, 1]);
-        // Both leave; a dice line comes first: it takes the dice line's row, not the lowest.
-        assert_eq!(rows.assign(&[(3, 1), (4, 0)]), vec![1, 0]);
-        // No free row of its kind: the lowest free one.
-        assert_eq!(rows.assign(&[(5, 2)]), vec![0]);
     }
 }
