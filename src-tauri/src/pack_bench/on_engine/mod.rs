@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use hosting::engine::Engine;
 use iroh_tickets::endpoint::EndpointTicket;
 use protocol::ClientFrame;
+use tokio::sync::mpsc::Receiver;
 use transport::endpoint::{bind, NetworkMode};
 use transport::session::{JoinParams, Session, SessionHandle};
 
@@ -33,6 +34,8 @@ pub const POLL_MS: u64 = 1500;
 const SERVE_WAIT: Duration = Duration::from_secs(75);
 /// How long `.dev mount` may take (it imports the pack's world cards).
 const MOUNT_WAIT: Duration = Duration::from_secs(30);
+/// How long a switch like `.panels enable` may take (it pushes manifests to the room).
+const ANSWER_WAIT: Duration = Duration::from_secs(30);
 /// The room the bench plays in on the engine.
 const ROOM: &str = "bench";
 
@@ -45,6 +48,12 @@ const NOT_MOUNTED: &[&str] = &[
     "That directory has no pack.yaml",
     "The source tree does not parse",
     "Only an authenticated Keeper",
+];
+/// The engine's answers to `.panels enable <id>` (`locales/en/commands.json`), each followed
+/// by the pack id: switched on, or no installed pack with panels by that id.
+const PANELS_ANSWERS: &[&str] = &[
+    "Enabled UI panels from pack: ",
+    "No installed pack with UI panels named: ",
 ];
 
 /// The engine while the bench runs the pack on it; stopped when dropped.
@@ -201,6 +210,9 @@ impl EngineRun {
         send(&keeper, &mount).await?;
         let answer = mounted(&mut replies).await?;
         send(&keeper, &format!(".panels enable {id}")).await?;
+        // The engine pushes manifests to the members joined when the switch lands: a player
+        // joining before the answer could miss both the push and the switch.
+        panels_enabled(&mut replies, &id, ANSWER_WAIT).await?;
         keeper
             .send(ClientFrame::ListPackCards)
             .await
@@ -221,7 +233,7 @@ impl EngineRun {
         keeper: bool,
         dir: &Path,
         changed: follow::Changed,
-    ) -> Result<(SessionHandle, tokio::sync::mpsc::Receiver<String>), String> {
+    ) -> Result<(SessionHandle, Receiver<String>), String> {
         let endpoint = bind(NetworkMode::LocalOnly)
             .await
             .map_err(|e| e.to_string())?;
@@ -312,23 +324,61 @@ async fn serve_ticket(home: &Path, seen: &Mutex<Seen>) -> Result<EndpointTicket,
 }
 
 /// The engine's answer to `.dev mount`: its sentence when live, else why not.
-async fn mounted(replies: &mut tokio::sync::mpsc::Receiver<String>) -> Result<String, String> {
-    let until = tokio::time::Instant::now() + MOUNT_WAIT;
+async fn mounted(replies: &mut Receiver<String>) -> Result<String, String> {
+    answer(replies, ".dev mount", MOUNT_WAIT, |text| {
+        if text.contains(MOUNTED) {
+            Some(Ok(text.lines().next().unwrap_or_default().to_string()))
+        } else if NOT_MOUNTED.iter().any(|n| text.starts_with(n)) {
+            Some(Err(format!("the engine did not mount the pack: {text}")))
+        } else {
+            None
+        }
+    })
+    .await
+}
+
+/// The engine's answer to `.panels enable <id>`. A pack without panels is answered as unknown,
+/// which is no failure: its players are rightly shown no panels.
+async fn panels_enabled(
+    replies: &mut Receiver<String>,
+    id: &str,
+    wait: Duration,
+) -> Result<(), String> {
+    answer(replies, ".panels enable", wait, |text| {
+        let ours = text.lines().any(|line| {
+            PANELS_ANSWERS.iter().any(|a| {
+                line.strip_prefix(a)
+                    .is_some_and(|rest| rest.trim_end_matches(['.', ' ']) == id)
+            })
+        });
+        ours.then_some(Ok(()))
+    })
+    .await
+}
+
+/// Reads the keeper's replies until `judge` knows one as the answer to `command`.
+async fn answer<T>(
+    replies: &mut Receiver<String>,
+    command: &str,
+    wait: Duration,
+    judge: impl Fn(&str) -> Option<Result<T, String>>,
+) -> Result<T, String> {
+    let until = tokio::time::Instant::now() + wait;
     loop {
         let text = tokio::time::timeout_at(until, replies.recv())
             .await
             .map_err(|_| {
                 format!(
-                    "the engine did not answer .dev mount within {} s",
-                    MOUNT_WAIT.as_secs()
+                    "the engine did not answer {command} within {} s",
+                    wait.as_secs()
                 )
             })?
             .ok_or("the engine closed the bench's connection")?;
-        if text.contains(MOUNTED) {
-            return Ok(text.lines().next().unwrap_or_default().to_string());
-        }
-        if NOT_MOUNTED.iter().any(|n| text.starts_with(n)) {
-            return Err(format!("the engine did not mount the pack: {text}"));
+        if let Some(verdict) = judge(&text) {
+            return verdict;
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
