@@ -8,7 +8,7 @@
 //!   the announced size, as with the engine);
 //! - the raw copy reads with the verified GET's own loop (`read_many_chunks` of
 //!   `CHUNKS_PER_READ` chunks, the same idle timeout, the same ~256 KiB batches), and lets each
-//!   batch go where the GET hands it to its hashing/writing thread: the difference between the
+//!   batch go where the GET hands it to its writing thread: the difference between the
 //!   two is verification and the cache file, nothing else;
 //! - a third path is the reference client's approach: the whole body read into memory, then
 //!   hashed (no file); the verified GET, which hashes and writes while it receives, is held to
@@ -449,8 +449,9 @@ async fn open_get(conn: &Connection, hash: &str) -> Result<(SendStream, RecvStre
 }
 
 /// Reads exactly `size` body bytes with the loop of `MediaChannel::get_to_file` (same read call,
-/// chunk count, idle timeout, truncation and batching); where that hands a batch to the hashing
-/// and writing thread, this drops it. Returns the bytes received (fewer if the stream ended).
+/// chunk count, idle timeout, truncation and batching); where that hashes each chunk and hands
+/// batches to the writing thread, this drops them. Returns the bytes received (fewer if the
+/// stream ended).
 async fn read_discarding(
     recv: &mut RecvStream,
     mut leftover: Vec<u8>,
