@@ -35,6 +35,7 @@ mod saved_tables;
 mod secrets_never_print;
 mod sound_deck;
 mod steady_view;
+mod story_streams;
 mod story_tools;
 mod transcript_follows;
 mod undelivered;

@@ -2,14 +2,13 @@
 //! are while more lines arrive. The transcript is a virtual list whose content settles under the
 //! view (heights measured, spacers redrawn): that settling must not read as the reader leaving.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use studio_e2e::peers::runtime;
+use studio_e2e::peers::{runtime, test_peer};
 use studio_e2e::play::join;
 use studio_e2e::{open_studio_with, out_dir, wait_for, Studio};
-use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+use transport::testpeer::PeerConfig;
 
 const FLOOD: usize = 4_000;
 
@@ -55,9 +54,7 @@ fn a_flood_is_followed_and_a_reader_who_scrolled_up_stays() {
         paced_from: Duration::from_secs(1),
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the peer starts");
+    let peer = test_peer(&rt, config);
     let s = open_studio_with(&[]);
     join(&s, &peer.ticket(), "good-key");
 

@@ -64,7 +64,6 @@
 //! - the keeper screens (`admin_*` replies): the keeper console's own tests;
 //! - `panel_event` payloads: only tier-2 panel pages read them.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
@@ -74,10 +73,10 @@ use studio_e2e::hostile_text::{
     SENDERS, SENTINEL,
 };
 use studio_e2e::keeper::click;
-use studio_e2e::peers::runtime;
+use studio_e2e::peers::{runtime, test_peer};
 use studio_e2e::play::join;
 use studio_e2e::{open_studio_with, out_dir, wait_for};
-use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+use transport::testpeer::PeerConfig;
 
 #[test]
 fn hostile_text_shows_as_text_and_runs_nothing() {
@@ -115,9 +114,7 @@ fn hostile_text_shows_as_text_and_runs_nothing() {
         after_welcome: lines,
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the hostile peer starts");
+    let peer = test_peer(&rt, config);
     let s = open_studio_with(&[("STUDIO_NETWORK", "local")]);
     join(&s, &peer.ticket(), "good-key");
     wait_for(Duration::from_secs(60), "every hostile frame", || {

@@ -1,13 +1,12 @@
 //! A table announcing a different major protocol is refused, with both versions on screen.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
 
-use studio_e2e::peers::runtime;
+use studio_e2e::peers::{runtime, test_peer};
 use studio_e2e::play::{join, wait_problem};
 use studio_e2e::{open_studio_with, out_dir};
-use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+use transport::testpeer::PeerConfig;
 
 #[test]
 fn a_protocol_3_table_is_refused_naming_both_versions() {
@@ -18,9 +17,7 @@ fn a_protocol_3_table_is_refused_naming_both_versions() {
         keys: HashMap::from([("future-key".to_string(), "Alice".to_string())]),
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the test peer starts on loopback");
+    let peer = test_peer(&rt, config);
     let s = open_studio_with(&[("STUDIO_NETWORK", "local")]);
     join(&s, &peer.ticket(), "future-key");
     let problem = wait_problem(&s, Duration::from_secs(30));

@@ -3,10 +3,12 @@
 //! the same ticket) and the transport's misbehaving test peer.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use local_table::table::demo_config;
 use local_table::{DemoKeys, LocalTable, Pacing, RunningTable, TableConfig};
+use transport::testpeer::{PeerConfig, PeerState, TestPeer};
 
 /// A multi-threaded runtime the test owns: the peers' tasks run on it while the test thread
 /// drives the window.
@@ -16,6 +18,12 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .enable_all()
         .build()
         .expect("a tokio runtime")
+}
+
+/// The transport's test peer, started on `rt` with its own fresh counters.
+pub fn test_peer(rt: &tokio::runtime::Runtime, config: PeerConfig) -> TestPeer {
+    rt.block_on(TestPeer::start(config, Arc::new(PeerState::default())))
+        .expect("the peer starts")
 }
 
 /// A free UDP port on 127.0.0.1 (iroh binds UDP).

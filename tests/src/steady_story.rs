@@ -4,13 +4,12 @@
 //! fetched and decoded). A virtual list places what it has not drawn by estimated heights, and
 //! these are far from any estimate. The test holds a reading to zero jumps; the bench reports it.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use transport::testpeer::{sha256_hex, PeerConfig, PeerState, Serve, TestPeer};
+use transport::testpeer::{sha256_hex, PeerConfig, Serve};
 
-use crate::peers::runtime;
+use crate::peers::{runtime, test_peer};
 use crate::play::join;
 use crate::steady::{read_up, Reading};
 use crate::{open_studio_with, out_dir, wait_for};
@@ -83,9 +82,7 @@ pub fn read_the_story(shot: &str) -> Reading {
         after_welcome: story(),
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the peer starts");
+    let peer = test_peer(&rt, config);
     peer.add_blob(picture(), "image/png", "icon.png", Serve::Honest);
     let s = open_studio_with(&[]);
     join(&s, &peer.ticket(), "good-key");

@@ -1,13 +1,13 @@
 //! The long session (#30 item 1): 20,000 entries, then read to the top and back twice; the
 //! web process's memory (resident, anonymous), wasm memory and the DOM after each pass.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use studio_e2e::peers::test_peer;
 use studio_e2e::play::join;
 use studio_e2e::{open_studio_with, wait_for, Studio};
-use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+use transport::testpeer::PeerConfig;
 
 use super::{figure, perf};
 
@@ -138,9 +138,7 @@ pub(super) fn long_session(rt: &tokio::runtime::Runtime) {
         after_welcome: long_lines(),
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the peer starts");
+    let peer = test_peer(rt, config);
     let saves = studio_e2e::peers::fresh_dir("long-session-saves");
     let s = open_studio_with(&[("STUDIO_SAVE_DIR", saves.to_str().expect("a UTF-8 path"))]);
     // The window alone, before any table: what the entries are measured against.

@@ -19,13 +19,12 @@
 //! - a long session: 20,000 entries → the WebView process's memory, the entries in
 //!   the DOM and wasm memory, after reading it to the top and back to the end, twice.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use studio_e2e::peers::runtime;
+use studio_e2e::peers::{runtime, test_peer};
 use studio_e2e::{open_studio_with, wait_for, Studio};
-use transport::testpeer::{PeerConfig, PeerState, TestPeer};
+use transport::testpeer::PeerConfig;
 
 mod idle;
 mod join_stream;
@@ -128,9 +127,7 @@ fn webview_figures() {
         paced_from: Duration::from_secs(4),
         ..PeerConfig::default()
     };
-    let peer = rt
-        .block_on(TestPeer::start(config, Arc::new(PeerState::default())))
-        .expect("the peer starts");
+    let peer = test_peer(&rt, config);
     let s = open_studio_with(&[]);
     wait_for(
         Duration::from_secs(30),

@@ -22,7 +22,9 @@ fn DraftBody(key: u64) -> impl IntoView {
     // model (another entry, the party, a sound), and parsed once per delta.
     let rev = Memo::new(move |_| table.model.with(|m| m.entry_by_key(key).map(|e| e.rev)));
     let draft = Memo::new(move |_| {
-        rev.track();
+        // Read, not only tracked: a memo computes (and subscribes to the model) when read, so a
+        // `track()` alone left `rev` never computed and the draft frozen at its first words.
+        let _ = rev.get();
         table.model.with_untracked(|m| {
             let text = match m.entry_by_key(key).map(|e| &e.body) {
                 Some(EntryBody::Narrative(line)) => sanitize_text(&line.text),
