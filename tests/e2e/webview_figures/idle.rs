@@ -108,43 +108,40 @@ fn family(app: i32) -> Vec<i32> {
     out
 }
 
-/// `(cpu ticks, context switches)` of `pids`, every thread counted: a context switch is the
-/// thread going to sleep or being put off the core, so one per wakeup.
-fn cost(pids: &[i32]) -> (u64, u64) {
-    let (mut ticks, mut switches) = (0, 0);
+/// CPU ticks of `pids`, every thread counted (those that ended too: the process keeps them).
+fn cpu_ticks(pids: &[i32]) -> u64 {
+    let mut ticks = 0;
     for pid in pids {
         if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             // utime and stime: fields 14 and 15, after the `(comm)` that may hold spaces.
             let rest: Vec<&str> = stat[stat.rfind(')').unwrap_or(0) + 1..]
                 .split_whitespace()
                 .collect();
-            ticks += rest
-                .get(11)
-                .and_then(|v| v.parse::<u64>().ok())
-                .unwrap_or(0)
-                + rest
-                    .get(12)
-                    .and_then(|v| v.parse::<u64>().ok())
-                    .unwrap_or(0);
-        }
-        for task in std::fs::read_dir(format!("/proc/{pid}/task"))
-            .into_iter()
-            .flatten()
-            .flatten()
-        {
-            let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
-            switches += status
-                .lines()
-                .filter(|l| l.contains("ctxt_switches:"))
-                .filter_map(|l| l.split_whitespace().last()?.parse::<u64>().ok())
-                .sum::<u64>();
+            let field = |i: usize| rest.get(i).and_then(|v| v.parse::<u64>().ok());
+            ticks += field(11).unwrap_or(0) + field(12).unwrap_or(0);
         }
     }
-    (ticks, switches)
+    ticks
 }
 
+/// Each thread's context switches between two [`per_thread`] reads: a switch is the thread
+/// going to sleep or being put off the core, so one per wakeup. Summed per thread, because a
+/// sum over the processes falls when a thread ends in between (a pool thread retiring): that
+/// once read as 6e17 wakeups a second. A thread that ended is not counted for the time it lived.
+fn switches_between(before: &Threads, after: &Threads) -> Vec<(u64, String)> {
+    after
+        .iter()
+        .map(|(k, (name, w))| {
+            let was = before.get(k).map_or(0, |t| t.1);
+            (w.saturating_sub(was), name.clone())
+        })
+        .collect()
+}
+
+type Threads = std::collections::HashMap<(i32, String), (String, u64)>;
+
 /// Every thread of `pids`: `(pid, tid)` → (process and thread name, context switches).
-fn per_thread(pids: &[i32]) -> std::collections::HashMap<(i32, String), (String, u64)> {
+fn per_thread(pids: &[i32]) -> Threads {
     let mut out = std::collections::HashMap::new();
     for pid in pids {
         let comm = studio_e2e::proc_stat(*pid).map(|p| p.0).unwrap_or_default();
@@ -215,7 +212,7 @@ pub(super) fn idle_cost(s: &Studio, label: &str) {
         .unwrap_or_default();
     eprintln!("idle {label}: the page's calls in 5 s: {calls}");
     let hz = 100.0; // USER_HZ: the kernel reports process times in hundredths of a second.
-    let (t0, w0) = cost(&pids);
+    let t0 = cpu_ticks(&pids);
     let threads0 = per_thread(&pids);
     let started = std::time::Instant::now();
     // `STUDIO_IDLE_SECS` shortens the watch when looking into one figure.
@@ -224,34 +221,26 @@ pub(super) fn idle_cost(s: &Studio, label: &str) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(IDLE_SECS);
     std::thread::sleep(Duration::from_secs(watch));
-    let (t1, w1) = cost(&pids);
+    let t1 = cpu_ticks(&pids);
     let threads1 = per_thread(&pids);
     let secs = started.elapsed().as_secs_f64();
-    let cpu = (t1 - t0) as f64 / hz / secs * 100.0;
+    let cpu = t1.saturating_sub(t0) as f64 / hz / secs * 100.0;
+    let mut busiest = switches_between(&threads0, &threads1);
     // The audio output's own pull is a sound card's period (the headless output stands in for
     // one at 5 ms): counted apart, so the figure is what Studio adds to it.
-    let output: u64 = threads1
+    let (output, studio): (Vec<_>, Vec<_>) = busiest
         .iter()
-        .filter(|(_, (name, _))| name.ends_with("/audio-headless"))
-        .map(|(k, (_, w))| w - threads0.get(k).map_or(0, |t| t.1))
-        .sum();
-    let wakeups = (w1 - w0 - output) as f64 / secs;
-    let output = output as f64 / secs;
+        .partition(|(_, name)| name.ends_with("/audio-headless"));
+    let sum = |v: Vec<&(u64, String)>| v.iter().map(|(w, _)| *w).sum::<u64>() as f64 / secs;
+    let (output, wakeups) = (sum(output), sum(studio));
     eprintln!(
         "idle {label}: {} processes, {cpu:.2}% of a core, {wakeups:.1} wakeups/s \
          (and the audio output's {output:.1}/s)",
         pids.len()
     );
     // Who wakes: the busiest threads over the same time (a thread name per purpose, mostly).
-    let mut busiest: Vec<(u64, String)> = threads1
-        .iter()
-        .map(|(k, (name, w))| {
-            let before = threads0.get(k).map_or(0, |t| t.1);
-            (w - before, name.clone())
-        })
-        .collect();
     busiest.sort_by(|a, b| b.cmp(a));
-    for (w, name) in busiest.iter().take(8) {
+    for (w, name) in busiest.iter().take(12) {
         eprintln!("  {:.1}/s {name}", *w as f64 / secs);
     }
     figure(&format!("idle_cpu_pct_{label}"), cpu);
