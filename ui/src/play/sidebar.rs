@@ -83,6 +83,14 @@ pub fn Sidebar(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let state = Memo::new(move |_| table.model.with(|m| m.state.clone()));
     let regions = Memo::new(move |_| table.model.with(|m| m.sidebar().to_vec()));
+    // Drawn anew only when they change, not on every change of the model (a delta, a pong):
+    // redrawing the shared pictures made new images each time, and work for the collector
+    // while the table sat idle.
+    let shared = Memo::new(move |_| {
+        let sounds = table.model.with(|m| m.audio_library.clone());
+        (super::gallery::pictures(table), sounds)
+    });
+    let presence = Memo::new(move |_| table.model.with(|m| m.presence.clone()));
     let on_choice = Callback::new(move |input: String| table.say(input));
     let section = move |key: &'static str| tr(locale.get(), key);
     let claim = move |name: String| table.say(format!(".pc claim {name}"));
@@ -186,11 +194,10 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                 })}
             })}
             {move || {
-                let all = super::gallery::pictures(table);
+                let (all, sounds) = shared.get();
                 let total = all.len();
                 // The newest nine as thumbnails (each opens the viewer); the gallery has them all.
                 let pictures: Vec<(usize, _)> = all.into_iter().enumerate().rev().take(9).collect();
-                let sounds = table.model.with(|m| m.audio_library.clone());
                 (!pictures.is_empty() || !sounds.is_empty()).then(|| view! {
                     <section class="card shared" id="shared">
                         <h3 class="card-label">{section("side.shared")}</h3>
@@ -216,7 +223,7 @@ pub fn Sidebar(table: Table) -> impl IntoView {
                     </section>
                 })
             }}
-            {move || table.model.with(|m| m.presence.clone()).map(|p| view! {
+            {move || presence.get().map(|p| view! {
                 <section class="card presence">
                     <h3 class="card-label">{section("side.presence")}" · "{p.online}</h3>
                     {p.players.iter().map(|pl| view! {
