@@ -1,12 +1,13 @@
 //! Loreweaver Studio's UI: every pixel, no sockets. Talks to the backend through typed commands.
 //!
 //! The layers, one direction only (checked by `tests/layers.rs`): `bridge` and `i18n` at the bottom;
-//! `prefs`, `perf`, `focus`, `markdown` and the `store` (the table fed by the pump) above them; the
+//! `prefs`, `perf`, `clock`, `focus`, `markdown` and the `store` (the table fed by the pump) above them; the
 //! features on top (`connect`, `hosting`, `play`, `keeper`, `pack_bench`, `panels`, `templates`), each
 //! with its own context and strings table. This root only wires them: it registers the
 //! strings tables and mounts the app.
 
 mod bridge;
+mod clock;
 mod connect;
 mod focus;
 mod hosting;

@@ -197,7 +197,7 @@ pub(super) fn idle_cost(s: &Studio, label: &str) {
          const si = window.setInterval.bind(window); \
          window.setInterval = (f, t, ...a) => { c.interval++; return si(f, t, ...a); }; \
          c.mutated = []; new MutationObserver(rs => rs.forEach(r => c.mutated.length < 12 && \
-         c.mutated.push(r.type + ' ' + (r.target.id || r.target.className || r.target.nodeName) \
+         c.mutated.push(Math.round(performance.now()) + ' ms ' + r.type + ' ' + (r.target.id || r.target.className || r.target.nodeName) \
          + (r.attributeName ? ' @' + r.attributeName : '')))).observe(document.body, \
          { subtree: true, childList: true, attributes: true, characterData: true }); \
          c.frames = document.querySelectorAll('iframe').length; \

@@ -249,17 +249,13 @@ pub fn HostingStrip() -> impl IntoView {
     let log_open = RwSignal::new(false);
     let copied = RwSignal::new(false);
     let now = RwSignal::new(crate::store::now_ms());
-    let clock = set_interval_with_handle(
-        move || now.set(crate::store::now_ms()),
-        std::time::Duration::from_secs(1),
-    )
-    .ok();
-    on_cleanup(move || {
-        if let Some(c) = clock {
-            c.clear();
-        }
-    });
     let state = move || ctx.view.with(|v| v.state.clone());
+    // The uptime's clock, only while an uptime is shown.
+    crate::clock::tick_while(
+        move || matches!(state().as_str(), "serving" | "starting"),
+        std::time::Duration::from_secs(1),
+        move || now.set(crate::store::now_ms()),
+    );
     let state_word = move || {
         let l = locale.get();
         match state().as_str() {

@@ -34,20 +34,11 @@ pub fn SkillsPage(table: Table) -> impl IntoView {
     let elapsed = RwSignal::new(0u64);
     let generating = move || table.keeper.with(|k| k.is_pending(&Control::Generate));
     // A visible clock while the forge works: a slow LLM call should not look frozen.
-    let clock = set_interval_with_handle(
-        move || {
-            if generating() {
-                elapsed.set(((now_ms() - started.get_untracked()) / 1000.0) as u64);
-            }
-        },
+    crate::clock::tick_while(
+        generating,
         std::time::Duration::from_millis(500),
-    )
-    .ok();
-    on_cleanup(move || {
-        if let Some(c) = clock {
-            c.clear();
-        }
-    });
+        move || elapsed.set(((now_ms() - started.get_untracked()) / 1000.0) as u64),
+    );
     let generate = move |ev: leptos::ev::SubmitEvent| {
         ev.prevent_default();
         started.set(now_ms());

@@ -30,9 +30,10 @@ pub fn PlayView(table: Table) -> impl IntoView {
     // Turn and pending-line timeouts need a clock; the model itself never reads one.
     let tick = set_interval_with_handle(
         move || {
-            table.model.update(|m| {
-                m.tick(crate::store::now_ms());
-            });
+            // Most ticks change nothing: then nothing that reads the model is woken.
+            table
+                .model
+                .maybe_update(|m| !m.tick(crate::store::now_ms()).is_empty());
             let now = crate::store::now_ms();
             if table.keeper.with_untracked(|k| k.any_pending()) {
                 table.keeper.update(|k| {

@@ -61,28 +61,17 @@ pub fn SoundMenu(table: Table) -> impl IntoView {
     let levels = RwSignal::new(load());
     let report = RwSignal::new(ipc::SoundReport::default());
     // Meters refresh while the popover is open.
-    let poll = StoredValue::new(None::<IntervalHandle>);
-    Effect::new(move |_| {
-        if open.get() {
-            let refresh = move || {
-                leptos::task::spawn_local(async move {
-                    if let Ok(r) = crate::bridge::call(&ipc::cmd::GetSoundReport {}).await {
-                        let _ = report.try_set(r);
-                    }
-                });
-            };
-            refresh();
-            let h = set_interval_with_handle(refresh, std::time::Duration::from_millis(250)).ok();
-            poll.set_value(h);
-        } else if let Some(h) = poll.try_update_value(Option::take).flatten() {
-            h.clear();
-        }
-    });
-    on_cleanup(move || {
-        if let Some(h) = poll.try_update_value(Option::take).flatten() {
-            h.clear();
-        }
-    });
+    crate::clock::tick_while(
+        move || open.get(),
+        std::time::Duration::from_millis(250),
+        move || {
+            leptos::task::spawn_local(async move {
+                if let Ok(r) = crate::bridge::call(&ipc::cmd::GetSoundReport {}).await {
+                    let _ = report.try_set(r);
+                }
+            });
+        },
+    );
     let change = move |f: &dyn Fn(&mut Levels)| {
         levels.update(|l| f(l));
         apply(&levels.get_untracked());

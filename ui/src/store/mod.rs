@@ -179,7 +179,12 @@ impl Table {
                     {
                         self.keeper.update(|k| k.on_reconnect());
                     }
-                    self.status.set(s)
+                    // Each ping reports the connection again: an unchanged report wakes nothing.
+                    self.status.maybe_update(|now| {
+                        let changed = *now != s;
+                        *now = s;
+                        changed
+                    })
                 }
                 PumpEvent::DecodeError(e) => self.problem(e),
                 PumpEvent::Upload(report) => self.uploads.update(|list| {

@@ -16,6 +16,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("i18n", &[]),
     ("markdown", &[]),
     ("perf", &[]),
+    ("clock", &[]),
     ("focus", &[]),
     ("prefs", BASE),
     ("store", &["bridge", "i18n", "prefs", "perf"]),
@@ -24,7 +25,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
         "connect",
         &["bridge", "i18n", "prefs", "perf", "store", "hosting"],
     ),
-    ("hosting", &["bridge", "i18n", "store"]),
+    ("hosting", &["bridge", "i18n", "clock", "store"]),
     (
         "play",
         &[
@@ -33,6 +34,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "prefs",
             "markdown",
             "perf",
+            "clock",
             "focus",
             "store",
             "keeper",
@@ -41,7 +43,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "templates",
         ],
     ),
-    ("keeper", &["bridge", "i18n", "focus", "store"]),
+    ("keeper", &["bridge", "i18n", "clock", "focus", "store"]),
     (
         "pack_bench",
         &["bridge", "i18n", "prefs", "store", "panels", "templates"],
