@@ -21,7 +21,10 @@ use super::Panels;
 /// How often the interface is asked whether it still answers.
 pub const PING_EVERY: Duration = Duration::from_millis(500);
 /// How often while no panel page is live: only the log's "stopped answering" needs it then.
-pub const IDLE_PING_EVERY: Duration = Duration::from_secs(4);
+/// Each ping and its answer cost the idle app and web process ~50 wakeups (the channel, the
+/// page's script, the invoke back, the garbage it leaves): every 4 s that was a third of an
+/// idle table's wakeups (#30 item 3).
+pub const IDLE_PING_EVERY: Duration = Duration::from_secs(10);
 /// Silence, with a page mounted, that counts as a window taken hostage. Long enough that a
 /// busy moment of the interface (a long replay) is not mistaken for one.
 pub const STALL_AFTER: Duration = Duration::from_secs(4);
@@ -200,8 +203,10 @@ pub fn start(app: AppHandle) {
         .expect("starting the stall watchdog");
 }
 
-/// How long a window may leave the heartbeat unanswered before the log says so.
-const SILENCE_LOGGED: Duration = Duration::from_secs(10);
+/// How long a window may leave the heartbeat unanswered before the log says so: well past
+/// the idle ping's period, since the check runs just before the answer to its own ping.
+const SILENCE_LOGGED: Duration = Duration::from_secs(25);
+const _: () = assert!(SILENCE_LOGGED.as_secs() >= 2 * IDLE_PING_EVERY.as_secs());
 
 /// Ends the stuck page and brings the window back with the room's panel code off.
 fn recover(app: &AppHandle) {

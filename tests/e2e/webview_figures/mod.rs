@@ -112,8 +112,8 @@ fn webview_figures() {
         steady_figures();
         return;
     }
-    // `stream`: the join and the stream alone.
-    let stream_only = only == "stream";
+    // `stream`: the join and the stream alone; `quiet`: those, then the quiet table's cost.
+    let stream_only = only == "stream" || only == "quiet";
     if !stream_only {
         cold_start_figure();
     }
@@ -140,11 +140,14 @@ fn webview_figures() {
     }
 
     join_stream::join_and_stream(&s, &peer);
-    if stream_only {
+    if only == "stream" {
         return;
     }
     // The stream over, the table quiet: what the joined window costs doing nothing.
     idle_cost(&s, "quiet");
+    if stream_only {
+        return;
+    }
     drop(s);
     rt.block_on(peer.shutdown());
     hosting_figures();
