@@ -45,14 +45,18 @@ pub(super) async fn pump(
             l.event(event, now);
         }
     };
+    let mut said = Said::default();
     while let Some(first) = events.recv().await {
         show(&first);
         let mut batch = PumpBatch::default();
-        to_window(first, &mut batch);
+        said.to_window(first, &mut batch);
         tokio::time::sleep(PUMP_INTERVAL).await;
         while let Ok(more) = events.try_recv() {
             show(&more);
-            to_window(more, &mut batch);
+            said.to_window(more, &mut batch);
+        }
+        if batch.is_empty() {
+            continue;
         }
         if channel.send(batch).is_err() {
             // The page went away (reload or close): nobody is listening any more.
@@ -61,8 +65,29 @@ pub(super) async fn pump(
     }
 }
 
-/// An event onto the window's batch: a frame as the line it came in as (the page sanitises it
-/// as it decodes), reasons through the frames' sanitiser.
+/// What the window has been told: an idle table's pings should not wake it (#30 item 3).
+/// Every message to the window wakes the app's main thread, the web process and its script;
+/// a ping every 10 s whose answer changed nothing did so twice, once as the `pong` (which no
+/// reader of the window takes: its latency comes as the status) and once as the same status.
+#[derive(Default)]
+struct Said {
+    status: Option<transport::session::ConnectionStatus>,
+}
+
+impl Said {
+    /// An event onto the window's batch: a frame as the line it came in as (the page
+    /// sanitises it as it decodes), reasons through the frames' sanitiser.
+    fn to_window(&mut self, event: SessionEvent, batch: &mut PumpBatch) {
+        match &event {
+            SessionEvent::Frame(protocol::ServerFrame::Pong(_), _) => return,
+            SessionEvent::Status(s) if self.status.as_ref() == Some(s) => return,
+            SessionEvent::Status(s) => self.status = Some(s.clone()),
+            _ => {}
+        }
+        to_window(event, batch);
+    }
+}
+
 fn to_window(event: SessionEvent, batch: &mut PumpBatch) {
     let event = match event {
         SessionEvent::Frame(_, line) => return batch.frame(&line),
@@ -71,4 +96,51 @@ fn to_window(event: SessionEvent, batch: &mut PumpBatch) {
         SessionEvent::Oversize { discarded } => PumpEvent::Oversize(discarded),
     };
     batch.event(&event);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use protocol::frame::Pong;
+    use protocol::ServerFrame;
+    use transport::session::ConnectionStatus;
+
+    fn online(latency_ms: u64) -> SessionEvent {
+        SessionEvent::Status(ConnectionStatus::Online {
+            latency_ms: Some(latency_ms),
+        })
+    }
+
+    fn told(said: &mut Said, event: SessionEvent) -> bool {
+        let mut batch = PumpBatch::default();
+        said.to_window(event, &mut batch);
+        !batch.is_empty()
+    }
+
+    #[test]
+    fn the_window_hears_a_status_once_until_it_changes() {
+        let mut said = Said::default();
+        assert!(told(&mut said, online(3)));
+        assert!(!told(&mut said, online(3)), "the same status again");
+        assert!(told(&mut said, online(4)));
+        assert!(told(
+            &mut said,
+            SessionEvent::Status(ConnectionStatus::Connecting)
+        ));
+        assert!(told(&mut said, online(4)), "back online is news");
+    }
+
+    #[test]
+    fn a_pong_is_not_sent_but_every_other_frame_is() {
+        let mut said = Said::default();
+        let pong = ServerFrame::Pong(Pong { t: 1.0 });
+        assert!(!told(
+            &mut said,
+            SessionEvent::Frame(pong, r#"{"type":"pong","t":1}"#.into())
+        ));
+        let line = r#"{"type":"future_thing","x":1}"#;
+        let unknown = protocol::codec::decode_server_value(serde_json::from_str(line).unwrap())
+            .expect("an unknown frame decodes");
+        assert!(told(&mut said, SessionEvent::Frame(unknown, line.into())));
+    }
 }
