@@ -49,11 +49,11 @@ pub(super) async fn pump(
     while let Some(first) = events.recv().await {
         show(&first);
         let mut batch = PumpBatch::default();
-        said.to_window(first, &mut batch);
+        said.pass(first, &mut batch);
         tokio::time::sleep(PUMP_INTERVAL).await;
         while let Ok(more) = events.try_recv() {
             show(&more);
-            said.to_window(more, &mut batch);
+            said.pass(more, &mut batch);
         }
         if batch.is_empty() {
             continue;
@@ -77,7 +77,7 @@ struct Said {
 impl Said {
     /// An event onto the window's batch: a frame as the line it came in as (the page
     /// sanitises it as it decodes), reasons through the frames' sanitiser.
-    fn to_window(&mut self, event: SessionEvent, batch: &mut PumpBatch) {
+    fn pass(&mut self, event: SessionEvent, batch: &mut PumpBatch) {
         match &event {
             SessionEvent::Frame(protocol::ServerFrame::Pong(_), _) => return,
             SessionEvent::Status(s) if self.status.as_ref() == Some(s) => return,
@@ -113,7 +113,7 @@ mod tests {
 
     fn told(said: &mut Said, event: SessionEvent) -> bool {
         let mut batch = PumpBatch::default();
-        said.to_window(event, &mut batch);
+        said.pass(event, &mut batch);
         !batch.is_empty()
     }
 
