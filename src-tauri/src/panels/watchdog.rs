@@ -153,7 +153,11 @@ pub fn start(app: AppHandle) {
             } else {
                 panels.mounts.wait_for_a_page(IDLE_PING_EVERY);
             }
-            if !live_before && panels.mounts.count() > 0 {
+            // Read once: a page mounting between a second read and the judgement below would
+            // be judged against the last idle answer, up to [`IDLE_PING_EVERY`] old, and its
+            // healthy window taken for a stalled one.
+            let live = panels.mounts.count() > 0;
+            if !live_before && live {
                 dog.lock().heartbeat.rebase(Instant::now());
             }
             let ran = main_ran.clone();
@@ -168,8 +172,7 @@ pub fn start(app: AppHandle) {
                     let _ = ch.send(seq);
                 }
                 (
-                    s.heartbeat
-                        .stalled(Instant::now(), panels.mounts.count() > 0),
+                    s.heartbeat.stalled(Instant::now(), live),
                     s.heartbeat.answered_at,
                 )
             };

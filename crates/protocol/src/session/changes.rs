@@ -16,6 +16,9 @@ pub struct Changes {
     pub title_card: Option<u64>,
     pub sidebar: bool,
     pub state: bool,
+    /// A replay window closed: `is_replaying` and `last_replay` changed, even when the replay
+    /// held nothing new to show.
+    pub replay: bool,
     pub turn: bool,
     pub presence: bool,
     pub manifest: bool,
@@ -71,6 +74,7 @@ impl Changes {
         self.title_card = later.title_card.or(self.title_card);
         self.sidebar |= later.sidebar;
         self.state |= later.state;
+        self.replay |= later.replay;
         self.turn |= later.turn;
         self.presence |= later.presence;
         self.manifest |= later.manifest;

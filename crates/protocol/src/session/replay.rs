@@ -115,6 +115,7 @@ impl SessionModel {
         let Some(window) = self.replay.take() else {
             return;
         };
+        changes.replay = true;
         let verdicts = align(&self.transcript, &window.items);
         self.last_replay = Some(ReplayReport {
             count: self.last_replay.map_or(0, |r| r.count) + 1,

@@ -233,6 +233,23 @@ fn a_replay_the_server_never_ends_is_closed_by_tick() {
 }
 
 #[test]
+fn a_replay_that_times_out_with_nothing_new_is_still_a_change() {
+    // The window must hear that the replay is over (its notice, the transcript's replay
+    // marks): a tick that changes nothing else still says so.
+    let mut m = SessionModel::new();
+    join(&mut m);
+    m.apply(&story(1, 0), 0.0);
+    m.apply(&welcome("demo", "Player"), 1_000.0);
+    m.apply(&story(2, 0), 2_000.0);
+    assert!(m.is_replaying());
+    let c = m.tick(1_000.0 + REPLAY_TIMEOUT_MS);
+    assert!(!m.is_replaying());
+    assert!(c.appended.is_empty() && c.updated.is_empty());
+    assert!(c.replay && !c.is_empty(), "{c:?}");
+    assert_eq!(m.last_replay.map(|r| r.known), Some(1));
+}
+
+#[test]
 fn another_rooms_welcome_starts_over() {
     let mut m = SessionModel::new();
     join(&mut m);
