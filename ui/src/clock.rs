@@ -1,9 +1,10 @@
 //! Clocks that tick only while something on screen needs them.
 //!
-//! Every timer that fires wakes the web process, its IPC queue and the app's display link: a
-//! 1 Hz clock kept running for an uptime that is not shown cost an idle table a wakeup a
-//! second for nothing (#30 item 3). A clock here runs while `needed` reads true and is
-//! cleared the moment it reads false, and when its owner goes.
+//! Every timer that fires wakes the web process and runs our script, and the garbage each
+//! tick leaves brings JSC's collector round: a 1 Hz clock kept running for an uptime that was
+//! not shown was the web process's busiest wakeup at an idle table (#30 item 3). A clock
+//! here runs while `needed` reads true and is cleared the moment it reads false, and when
+//! its owner goes.
 
 use std::time::Duration;
 
