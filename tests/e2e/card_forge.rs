@@ -269,6 +269,19 @@ fn an_author_writes_a_world_card_in_the_forge() {
             .replace("\"condition\": \"tide >=\"", "\"condition\": \"tide >= 4\""),
     )
     .unwrap();
+    // The bench reloads the edited pack and its warning goes: the page's height changes. A
+    // click racing that reload can land where the button no longer is (seen once in CI).
+    wait_for(
+        Duration::from_secs(20),
+        "the bench reloaded the edit made elsewhere",
+        || {
+            s.find(&format!(
+                "#bench-warnings [data-place^='{card_rel}:{line}:']"
+            ))
+            .is_none()
+            .then_some(())
+        },
+    );
     fill(&s, &entry(0, "condition"), "tide >= 3");
     click(&s, "#forge-save");
     wait_text(&s, "#forge-status", "the refused save", |t| {
