@@ -47,8 +47,6 @@ macro_rules! studio_commands {
             panels::panel_code,
             panels::set_panel_code,
             panels::set_saved_panel_code,
-            panels::watchdog::watch_stalls,
-            panels::watchdog::pong,
             panels::watchdog::stall_recovery,
             commands::rejoin_table,
             window::set_zoom,

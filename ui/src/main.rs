@@ -75,19 +75,6 @@ fn main() {
     leptos::mount::mount_to_body(App);
 }
 
-/// Answers the backend's heartbeat: a window that stops answering while a panel page runs is
-/// ended and reloaded by the backend (see `panels::watchdog` there).
-fn answer_heartbeat() {
-    let on_ping = bridge::channel(|_| {
-        leptos::task::spawn_local(async {
-            let _ = bridge::call(&ipc::cmd::Pong {}).await;
-        });
-    });
-    leptos::task::spawn_local(async move {
-        let _ = bridge::call_streaming(&ipc::cmd::WatchStalls {}, &on_ping).await;
-    });
-}
-
 #[component]
 fn App() -> impl IntoView {
     let prefs = prefs::Prefs::load();
@@ -103,7 +90,6 @@ fn App() -> impl IntoView {
     provide_context(StallNotice(RwSignal::new(None)));
     provide_context(InviteAsked(RwSignal::new(false)));
     provide_context(pack_bench::BesideOn(RwSignal::new(false)));
-    answer_heartbeat();
     hosting::HostingCtx::provide();
     play::restore_sound();
     view! {

@@ -90,10 +90,6 @@ commands! {
     SetPanelCode = "set_panel_code" { room: String, code: Option<PanelCode> } -> ();
     /// The answer for a saved table, from the connect screen.
     SetSavedPanelCode = "set_saved_panel_code" { id: String, code: Option<PanelCode> } -> ();
-    /// Starts the stall watchdog's pings; the page answers each with [`Pong`].
-    WatchStalls = "watch_stalls" {} -> (), streams "onPing": u64;
-    /// The page is alive.
-    Pong = "pong" {} -> ();
     /// After a reload the watchdog forced: which pages were running.
     StallRecovery = "stall_recovery" {} -> Option<Recovery>;
 

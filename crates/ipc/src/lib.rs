@@ -3,7 +3,7 @@
 //!
 //! The model: the WebView calls a **command** by name with one argument, `args`, and gets its
 //! **reply** (or the backend's error sentence); a command that streams (a table's frames, the
-//! watchdog's pings) also takes a **channel**, on which the backend pushes messages. Each
+//! hosting strip's events) also takes a **channel**, on which the backend pushes messages. Each
 //! command here is a struct: its fields are the arguments, its [`Command`] impl names it and
 //! types its reply, its [`Streams`] impl (if any) names its channel argument and message type.
 //!

@@ -1,10 +1,11 @@
 //! The stall watchdog. WebKitGTK runs a panel page's script on the app page's own thread, so a
 //! page that spins (`while(true){}`) freezes the whole window, and every rejoin of its room
-//! froze it again. The backend cannot be frozen by a page: it pings the interface every half
-//! second over a channel while a panel page is live (every [`IDLE_PING_EVERY`] otherwise: each
-//! ping wakes a dozen threads across the app and its web process, and an idle table should
-//! cost nothing) and the interface answers. When a page is mounted and the answers stop
-//! for [`STALL_AFTER`], the backend turns that room's panel code off (remembered, like the
+//! froze it again. The backend cannot be frozen by a page: it asks the window to evaluate a
+//! script that does nothing, every half second while a panel page is live (every
+//! [`IDLE_PING_EVERY`] otherwise), and the answer comes back from the page's thread, the one a
+//! spinning page takes. No script of ours runs for it and nothing is invoked back: an idle
+//! table should cost nothing. When a page is mounted and the answers stop for
+//! [`STALL_AFTER`], the backend turns that room's panel code off (remembered, like the
 //! person's own answer), ends the stuck web process (each platform's way: `web_process`),
 //! reloads the window, and the interface rejoins the room with a notice naming the pages that
 //! were running.
@@ -12,7 +13,6 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tauri::ipc::Channel;
 use tauri::{AppHandle, Manager, State};
 
 use super::consent::PanelCode;
@@ -20,10 +20,10 @@ use super::Panels;
 
 /// How often the interface is asked whether it still answers.
 pub const PING_EVERY: Duration = Duration::from_millis(500);
-/// How often while no panel page is live: only the log's "stopped answering" needs it then.
-/// Each ping and its answer cost the idle app and web process ~50 wakeups (the channel, the
-/// page's script, the invoke back, the garbage it leaves): every 4 s that was a third of an
-/// idle table's wakeups (#30 item 3).
+/// How often while no panel page is live: the log's "stopped answering" needs it then, and a
+/// page mounting is judged from a window known to answer. When the ping went through a
+/// channel to the page's script and an invoke back, each cost ~120 wakeups across the app
+/// and its web process: 12 of a quiet table's 20 a second, even this rarely (#30 item 3).
 pub const IDLE_PING_EVERY: Duration = Duration::from_secs(10);
 /// Silence, with a page mounted, that counts as a window taken hostage. Long enough that a
 /// busy moment of the interface (a long replay) is not mistaken for one.
@@ -111,8 +111,8 @@ pub use ipc::Recovery;
 #[derive(Default)]
 struct State_ {
     heartbeat: Heartbeat,
-    channel: Option<Channel<u64>>,
-    seq: u64,
+    /// Page loads so far: an answer to a ping sent before the last one is the old page's.
+    load: u64,
     recovery: Option<Recovery>,
 }
 
@@ -126,12 +126,33 @@ impl Watchdog {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The window started loading a page: the old page's channel and answers are gone.
+    /// The window started loading a page: the old page's answers are gone.
     pub fn page_load(&self) {
         let mut s = self.lock();
-        s.channel = None;
+        s.load += 1;
         s.heartbeat.reset();
     }
+
+    /// The page of `load` answered a ping; `mounted`: a panel page was mounted meanwhile.
+    fn answered(&self, load: u64, mounted: bool) {
+        let mut s = self.lock();
+        if s.load == load {
+            s.heartbeat.answered(Instant::now(), mounted);
+        }
+    }
+}
+
+/// Asks the window's page to evaluate a script that does nothing (on the app's main thread).
+/// The answer comes from the page's thread once it is free: a page that spins holds it back.
+fn ping(app: &AppHandle, load: u64) {
+    let Some(window) = app.get_webview_window("main") else {
+        return;
+    };
+    let app = app.clone();
+    let _ = window.eval_with_callback("0", move |_| {
+        let mounted = app.state::<Panels>().mounts.count() > 0;
+        app.state::<Watchdog>().answered(load, mounted);
+    });
 }
 
 /// Starts the watchdog thread (for the app's life).
@@ -160,17 +181,17 @@ pub fn start(app: AppHandle) {
             if !live_before && live {
                 dog.lock().heartbeat.rebase(Instant::now());
             }
+            // One trip to the main thread for both: each wakes it, and asking from this thread
+            // would wait there for a main thread that may be the stuck one.
             let ran = main_ran.clone();
+            let load = dog.lock().load;
+            let asker = app.clone();
             let _ = app.run_on_main_thread(move || {
                 *ran.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+                ping(&asker, load);
             });
             let (stalled, answered_at) = {
-                let mut s = dog.lock();
-                s.seq += 1;
-                let seq = s.seq;
-                if let Some(ch) = &s.channel {
-                    let _ = ch.send(seq);
-                }
+                let s = dog.lock();
                 (
                     s.heartbeat.stalled(Instant::now(), live),
                     s.heartbeat.answered_at,
@@ -229,7 +250,7 @@ fn recover(app: &AppHandle) {
     {
         let dog = app.state::<Watchdog>();
         let mut s = dog.lock();
-        s.channel = None;
+        s.load += 1;
         s.heartbeat.reset();
         s.recovery = Some(Recovery { panels });
     }
@@ -237,33 +258,6 @@ fn recover(app: &AppHandle) {
         return;
     };
     super::web_process::end_and_reload(&window);
-}
-
-/// The interface opens its side of the heartbeat (once per page load).
-#[tauri::command]
-pub fn watch_stalls(
-    dog: State<'_, Watchdog>,
-    args: ipc::cmd::WatchStalls,
-    on_ping: Channel<ipc::Message<ipc::cmd::WatchStalls>>,
-) -> ipc::Reply<ipc::cmd::WatchStalls> {
-    let ipc::cmd::WatchStalls {} = args;
-    let mut s = dog.lock();
-    s.channel = Some(on_ping);
-    // A new page's first answer: nothing before it counts.
-    s.heartbeat.reset();
-    s.heartbeat.answered(Instant::now(), false);
-}
-
-/// The interface still answers.
-#[tauri::command]
-pub fn pong(
-    dog: State<'_, Watchdog>,
-    panels: State<'_, Panels>,
-    args: ipc::cmd::Pong,
-) -> ipc::Reply<ipc::cmd::Pong> {
-    let ipc::cmd::Pong {} = args;
-    let mounted = panels.mounts.count() > 0;
-    dog.lock().heartbeat.answered(Instant::now(), mounted);
 }
 
 /// Why the window was reloaded, once: the interface rejoins and says so.
