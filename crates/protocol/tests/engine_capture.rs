@@ -138,3 +138,35 @@ fn the_bench_workload_applies_every_captured_frame() {
     bad.push(r#"{"type":"dice"}"#.into());
     assert_eq!(protocol::session::fold_lines(&bad).1, lines.len());
 }
+
+/// The window runs the model's clock only while `awaits_clock` says so: at every step of the
+/// player's side of the capture (its inputs sent, the engine's frames applied), a model that
+/// awaits nothing must have nothing for any later tick to change.
+#[test]
+fn a_model_that_awaits_no_clock_has_nothing_a_tick_would_change() {
+    let mut model = protocol::session::SessionModel::new();
+    let (mut waited, mut idle) = (0, 0);
+    for (i, record) in capture().iter().enumerate() {
+        if record["conn"] != "player" {
+            continue;
+        }
+        let now = i as f64 * 1_000.0;
+        if let Some(text) = record["sent"]["text"].as_str() {
+            model.submit_input(text, now);
+        } else if let Some(frame) = record.get("frame") {
+            let frame = decode_server(&frame.to_string()).expect("a captured frame decodes");
+            model.apply(&frame, now);
+        }
+        if model.awaits_clock() {
+            waited += 1;
+        } else {
+            idle += 1;
+            let later = model.clone().tick(now + 24.0 * 3_600_000.0);
+            assert!(later.is_empty(), "step {i}: a tick changed {later:?}");
+        }
+    }
+    assert!(
+        waited > 0 && idle > 0,
+        "awaited at {waited} steps, idle at {idle}"
+    );
+}

@@ -27,8 +27,14 @@ use crate::templates::TitleCardOverlay;
 
 #[component]
 pub fn PlayView(table: Table) -> impl IntoView {
-    // Turn and pending-line timeouts need a clock; the model itself never reads one.
-    let tick = set_interval_with_handle(
+    // Turn, pending-line and replay timeouts need a clock; the model itself never reads one.
+    // It runs only while one of them is ahead: an idle table wakes for nothing.
+    let awaits = Memo::new(move |_| {
+        table.model.with(|m| m.awaits_clock()) || table.keeper.with(|k| k.any_pending())
+    });
+    crate::clock::tick_while(
+        move || awaits.get(),
+        std::time::Duration::from_secs(5),
         move || {
             // Most ticks change nothing: then nothing that reads the model is woken.
             table
@@ -41,14 +47,7 @@ pub fn PlayView(table: Table) -> impl IntoView {
                 });
             }
         },
-        std::time::Duration::from_secs(5),
-    )
-    .ok();
-    on_cleanup(move || {
-        if let Some(t) = tick {
-            t.clear();
-        }
-    });
+    );
     // Each feature's own state for this table; the bench's tap before the panels read it.
     let keeper = crate::keeper::KeeperCtx::provide();
     crate::pack_bench::PackBenchCtx::provide(table);

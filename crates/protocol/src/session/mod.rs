@@ -295,6 +295,13 @@ impl SessionModel {
         changes
     }
 
+    /// Whether [`Self::tick`] could change anything later: a replay open, a line waiting for
+    /// its echo, a turn shown busy. While none is, the window runs no clock for the model:
+    /// each tick wakes its web process, and an idle table should cost nothing.
+    pub fn awaits_clock(&self) -> bool {
+        self.replay.is_some() || self.turn.is_some() || self.awaits_echo()
+    }
+
     /// Advances the clock: fails pendings and clears a busy indicator past their
     /// timeouts, and closes a replay the server never ended.
     pub fn tick(&mut self, now_ms: f64) -> Changes {

@@ -228,6 +228,16 @@ impl SessionModel {
         true
     }
 
+    /// A line of mine still waits for its echo (none failed yet): its timeout is ahead.
+    pub(super) fn awaits_echo(&self) -> bool {
+        self.pending.iter().any(|key| {
+            matches!(
+                self.transcript.entry_by_key(*key).map(|e| &e.body),
+                Some(EntryBody::PendingInput(p)) if p.failed.is_none()
+            )
+        })
+    }
+
     pub(super) fn expire_pending(&mut self, now_ms: f64, changes: &mut Changes) {
         let expired: Vec<u64> = self
             .pending

@@ -242,8 +242,10 @@ fn a_replay_that_times_out_with_nothing_new_is_still_a_change() {
     m.apply(&welcome("demo", "Player"), 1_000.0);
     m.apply(&story(2, 0), 2_000.0);
     assert!(m.is_replaying());
+    // Only a clock ends it: the window must keep one running meanwhile.
+    assert!(m.awaits_clock());
     let c = m.tick(1_000.0 + REPLAY_TIMEOUT_MS);
-    assert!(!m.is_replaying());
+    assert!(!m.is_replaying() && !m.awaits_clock());
     assert!(c.appended.is_empty() && c.updated.is_empty());
     assert!(c.replay && !c.is_empty(), "{c:?}");
     assert_eq!(m.last_replay.map(|r| r.known), Some(1));
