@@ -8,7 +8,7 @@ use std::time::Duration;
 use ipc::{PumpBatch, PumpEvent};
 use tauri::ipc::Channel;
 use tokio::sync::mpsc;
-use transport::session::SessionEvent;
+use transport::session::{ConnectionStatus, SessionEvent};
 
 use super::Listener;
 
@@ -69,9 +69,10 @@ pub(super) async fn pump(
 /// Every message to the window wakes the app's main thread, the web process and its script;
 /// a ping every 10 s whose answer changed nothing did so twice, once as the `pong` (which no
 /// reader of the window takes: its latency comes as the status) and once as the same status.
+/// A latency that moved by a millisecond or two repainted the status bar every 10 s.
 #[derive(Default)]
 struct Said {
-    status: Option<transport::session::ConnectionStatus>,
+    status: Option<ConnectionStatus>,
 }
 
 impl Said {
@@ -80,11 +81,32 @@ impl Said {
     fn pass(&mut self, event: SessionEvent, batch: &mut PumpBatch) {
         match &event {
             SessionEvent::Frame(protocol::ServerFrame::Pong(_), _) => return,
-            SessionEvent::Status(s) if self.status.as_ref() == Some(s) => return,
+            SessionEvent::Status(s) if !news(self.status.as_ref(), s) => return,
             SessionEvent::Status(s) => self.status = Some(s.clone()),
             _ => {}
         }
         to_window(event, batch);
+    }
+}
+
+/// Whether `now` tells the person something `told` did not: any change of state, or a
+/// latency that moved by at least 5 ms and a fifth (a ping's jitter is not news).
+fn news(told: Option<&ConnectionStatus>, now: &ConnectionStatus) -> bool {
+    use ConnectionStatus::Online;
+    match (told, now) {
+        (
+            Some(Online {
+                latency_ms: Some(was),
+            }),
+            Online {
+                latency_ms: Some(is),
+            },
+        ) => {
+            let moved = was.abs_diff(*is);
+            moved >= 5 && moved * 5 >= *was
+        }
+        (Some(told), now) => told != now,
+        (None, _) => true,
     }
 }
 
@@ -103,7 +125,6 @@ mod tests {
     use super::*;
     use protocol::frame::Pong;
     use protocol::ServerFrame;
-    use transport::session::ConnectionStatus;
 
     fn online(latency_ms: u64) -> SessionEvent {
         SessionEvent::Status(ConnectionStatus::Online {
@@ -122,12 +143,31 @@ mod tests {
         let mut said = Said::default();
         assert!(told(&mut said, online(3)));
         assert!(!told(&mut said, online(3)), "the same status again");
-        assert!(told(&mut said, online(4)));
+        assert!(!told(&mut said, online(5)), "a ping's jitter");
+        assert!(told(&mut said, online(9)));
         assert!(told(
             &mut said,
             SessionEvent::Status(ConnectionStatus::Connecting)
         ));
-        assert!(told(&mut said, online(4)), "back online is news");
+        assert!(told(&mut said, online(9)), "back online is news");
+        assert!(told(
+            &mut said,
+            SessionEvent::Status(ConnectionStatus::Online { latency_ms: None })
+        ));
+    }
+
+    #[test]
+    fn a_latency_is_news_when_it_moves_by_5_ms_and_a_fifth() {
+        let mut said = Said::default();
+        assert!(told(&mut said, online(80)));
+        assert!(!told(&mut said, online(95)), "15 ms of 80");
+        assert!(!told(&mut said, online(66)));
+        assert!(told(&mut said, online(96)), "16 ms of 80");
+        assert!(
+            !told(&mut said, online(80)),
+            "judged from what was shown: 96"
+        );
+        assert!(told(&mut said, online(76)));
     }
 
     #[test]
