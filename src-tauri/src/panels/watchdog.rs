@@ -319,6 +319,22 @@ mod tests {
         assert!(!fresh.stalled(live + Duration::from_secs(60), true));
     }
 
+    #[test]
+    fn an_answer_from_before_a_page_load_is_the_old_pages() {
+        let dog = Watchdog::default();
+        let asked = dog.lock().load;
+        dog.page_load();
+        dog.answered(asked, true);
+        assert_eq!(
+            dog.lock().heartbeat.answered_at,
+            None,
+            "the old page answered"
+        );
+        let now = dog.lock().load;
+        dog.answered(now, true);
+        assert!(dog.lock().heartbeat.answered_at.is_some());
+    }
+
     /// Answers as a window whose page spins `busy` and yields `free`, from `t0` for `total`;
     /// the first moment the heartbeat calls it stalled (checked every ping, as the thread does).
     fn first_stall(busy: Duration, free: Duration, total: Duration) -> Option<Duration> {

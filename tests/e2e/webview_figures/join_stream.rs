@@ -22,7 +22,13 @@ const mo = new MutationObserver(() => {
   if (window.__joinPainted === null && done()) {
     window.__joinPainted = -1;
     mo.disconnect();
-    requestAnimationFrame(() => setTimeout(() => { window.__joinPainted = performance.now(); }, 0));
+    // Where the time goes: the DOM complete (script done), the next frame's start (the first
+    // frame's style, layout and paint between), then the task after it.
+    window.__joinSplit = { done: performance.now() };
+    requestAnimationFrame(() => {
+      window.__joinSplit.raf = performance.now();
+      setTimeout(() => { window.__joinPainted = performance.now(); }, 0);
+    });
   }
 });
 mo.observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -118,8 +124,12 @@ const t = document.querySelector('.transcript');
 const ends = new MessageChannel();
 let inTask = false;
 ends.port1.onmessage = () => { inTask = false; };
-new MutationObserver(() => {
+// Each dropped gap ([its start, its length] in ms from the stream's start) and each line
+// finished (an entry added): whether drops come with the lines' ends or with every frame.
+w.drops = []; w.added = [];
+new MutationObserver((rs) => {
   if (w.over) { return; }
+  if (w.started !== null && rs.some(r => [...r.addedNodes].some(n => n.classList && n.classList.contains('entry')))) { w.added.push(Math.round(performance.now() - w.started)); }
   if (w.started === null && document.querySelector('.entry.narrative.draft')) { w.started = performance.now(); w.perfAtStart = Object.assign({}, window.__lwPerf); }
   if (w.started !== null && !inTask) { inTask = true; w.cur += 1; w.updates += 1; ends.port2.postMessage(0); }
 }).observe(t, { subtree: true, childList: true, characterData: true });
@@ -132,7 +142,7 @@ const frame = (now) => {
     // Against this window's own idle frame interval, measured just before (not an assumed
     // 60 Hz: a window drawn on the CPU is not held to the display's rate).
     const every = w.idleFrames > 0 ? w.idleMs / w.idleFrames : 1000 / 60;
-    if (w.last !== null && now - w.last > every * 1.5) { w.dropped += Math.round((now - w.last) / every) - 1; }
+    if (w.last !== null && now - w.last > every * 1.5) { w.dropped += Math.round((now - w.last) / every) - 1; w.drops.push([Math.round(w.last - w.started), Math.round(now - w.last)]); }
     if (now - w.started > 10000) { w.over = true; }
   }
   w.cur = 0; w.last = now;
@@ -196,6 +206,10 @@ pub(super) fn join_and_stream(s: &Studio, peer: &TestPeer) {
     // Where the page's time went by then (its own totals and marks, ms).
     if let Ok(at_join) = s.execute("return window.__lwPerf;", json!([])) {
         eprintln!("join: painted at {painted:.0}, the page's totals and marks: {at_join}");
+        let split = s
+            .execute("return window.__joinSplit;", json!([]))
+            .unwrap_or_default();
+        eprintln!("join: the DOM complete, the next frame (ms): {split}");
     }
     // What one repaint of this same room costs on this machine, timed the join's way: the
     // join in repaints is what a faster or slower machine does not change.
@@ -217,6 +231,24 @@ pub(super) fn join_and_stream(s: &Studio, peer: &TestPeer) {
         (v["over"] == true).then_some(v)
     });
     eprintln!("streaming: {stream}");
+    if let (Some(drops), Some(added)) = (stream["drops"].as_array(), stream["added"].as_array()) {
+        let gaps: Vec<(f64, f64)> = drops
+            .iter()
+            .filter_map(|d| Some((d[0].as_f64()?, d[1].as_f64()?)))
+            .collect();
+        let ends: Vec<f64> = added.iter().filter_map(Value::as_f64).collect();
+        let near_an_end = gaps
+            .iter()
+            .filter(|(at, _)| ends.iter().any(|e| (at - e).abs() <= 50.0))
+            .count();
+        let longest = gaps.iter().map(|g| g.1).fold(0.0, f64::max);
+        eprintln!(
+            "streaming: {} gaps counted as dropped, the longest {longest:.0} ms, {near_an_end} \
+             within 50 ms of a line's end ({} lines ended)",
+            gaps.len(),
+            ends.len()
+        );
+    }
     // Where the page's time went while streaming (ms), from the page's own totals.
     if let (Some(a), Some(b)) = (
         stream["perfAtStart"].as_object(),
