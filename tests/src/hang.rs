@@ -3,7 +3,7 @@
 //! CI has seen about one such window a run (at the connect screen, right after start or after
 //! Leave), never on a developer's machine. Asking the window for a screenshot would wait out the
 //! call limit again, so the harness asks the parts around it instead: the app's threads, its
-//! web process, the heartbeat lines in its log (the page answers the watchdog through IPC), a
+//! web process, the heartbeat lines in its log (the page answers the watchdog's script evaluations), a
 //! fresh WebKitWebDriver attached to the app's own automation server (does the window answer a
 //! driver that is not the stuck one?), and the main thread's stack where gdb is installed.
 //! The test is written to [`HANGS_FILE`]: `cargo xtask test` runs such a test once more and

@@ -68,11 +68,11 @@ fn builder(mode: NetworkMode, port: u16) -> Result<Builder> {
 /// the smaller side, so the client's setting is enough.
 fn client_transport(mode: NetworkMode) -> Result<QuicTransportConfig> {
     let (idle, keep_alive) = match mode {
-        // Loopback and a LAN hardly lose packets: two missed beats is a dead peer, not a
-        // slow one (a lost beat is sent again after a few milliseconds' probe timeout, well
-        // inside the 6 s). A beat every 3 s: each one wakes the runtime's threads ~8 times
-        // (the beat, its ACK, QUIC's timers), and an idle table should cost nothing (#30
-        // item 3).
+        // Loopback hardly loses packets: a peer silent for 6 s is a dead one, not a slow one.
+        // A beat 3 s after the last packet keeps a live but quiet table from timing out (a
+        // lost beat is probed again within milliseconds). Not more often: each beat wakes the
+        // runtime's threads ~8 times (the beat, its ACK, QUIC's timers), and an idle table
+        // should cost nothing (#30 item 3).
         NetworkMode::LocalOnly => (Duration::from_secs(6), Duration::from_secs(3)),
         // Iroh's own heartbeat (5 s) and path timeout (15 s): three missed beats.
         NetworkMode::Internet => (Duration::from_secs(15), Duration::from_secs(5)),

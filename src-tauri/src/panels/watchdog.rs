@@ -3,8 +3,8 @@
 //! froze it again. The backend cannot be frozen by a page: it asks the window to evaluate a
 //! script that does nothing, every half second while a panel page is live (every
 //! [`IDLE_PING_EVERY`] otherwise), and the answer comes back from the page's thread, the one a
-//! spinning page takes. No script of ours runs for it and nothing is invoked back: an idle
-//! table should cost nothing. When a page is mounted and the answers stop for
+//! spinning page takes. None of the interface's code runs for it and nothing is invoked back:
+//! an idle table should cost nothing. When a page is mounted and the answers stop for
 //! [`STALL_AFTER`], the backend turns that room's panel code off (remembered, like the
 //! person's own answer), ends the stuck web process (each platform's way: `web_process`),
 //! reloads the window, and the interface rejoins the room with a notice naming the pages that
@@ -66,11 +66,11 @@ impl Heartbeat {
     }
 
     /// Pages went live after a stretch without: the idle pings' gaps are not silences, so
-    /// the judgement starts over from `now` (as if the window had just answered).
+    /// the judgement starts over from `now`, as if the window had just answered. It has: its
+    /// interface asked for the mount. A window not yet pinged since its load is judged from
+    /// here too, so a page that spins at once is still caught.
     pub fn rebase(&mut self, now: Instant) {
-        if self.answered_at.is_some() {
-            self.answered_at = Some(now);
-        }
+        self.answered_at = Some(now);
         self.silences.clear();
     }
 
@@ -149,9 +149,13 @@ fn ping(app: &AppHandle, load: u64) {
         return;
     };
     let app = app.clone();
-    let _ = window.eval_with_callback("0", move |_| {
-        let mounted = app.state::<Panels>().mounts.count() > 0;
-        app.state::<Watchdog>().answered(load, mounted);
+    // Only the script's own result is an answer: WebKit fails an evaluation at once (the
+    // callback gets "") when the web process is gone, and that window does not answer.
+    let _ = window.eval_with_callback("0", move |result| {
+        if result == "0" {
+            let mounted = app.state::<Panels>().mounts.count() > 0;
+            app.state::<Watchdog>().answered(load, mounted);
+        }
     });
 }
 
@@ -313,10 +317,12 @@ mod tests {
         );
         // A page that then stops answering is still one, on the usual clock.
         assert!(h.stalled(live + Duration::from_millis(500) + STALL_AFTER, true));
-        // A window that has not answered yet stays unjudged.
+        // A window not yet pinged since its load, whose page spins from its mount on, is one
+        // too: the mount was its interface answering.
         let mut fresh = Heartbeat::default();
         fresh.rebase(live);
-        assert!(!fresh.stalled(live + Duration::from_secs(60), true));
+        assert!(!fresh.stalled(live + STALL_AFTER - Duration::from_millis(1), true));
+        assert!(fresh.stalled(live + STALL_AFTER, true));
     }
 
     #[test]
