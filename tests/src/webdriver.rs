@@ -13,6 +13,19 @@ const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
 /// driver) stopped answering, which CI has seen about once a run and never here.
 pub const HUNG: &str = "the window stopped answering WebDriver";
 
+/// Changes one invisible pixel in the window's corner (outside the page's `body`, ignored by
+/// pointers and assistive tech) every 100 ms for 3 s: see [`Session::try_screenshot`].
+const PAINT_ONE_PIXEL: &str = "let p = document.getElementById('e2e-paint-pixel'); \
+    if (!p) { p = document.createElement('div'); p.id = 'e2e-paint-pixel'; \
+    p.setAttribute('aria-hidden', 'true'); \
+    p.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647'; \
+    document.documentElement.appendChild(p); } \
+    clearInterval(window.__e2ePaint); let n = 0; \
+    window.__e2ePaint = setInterval(() => { \
+      p.style.background = p.style.background === 'rgba(0, 0, 0, 0.01)' ? 'rgba(0, 0, 0, 0.02)' : 'rgba(0, 0, 0, 0.01)'; \
+      if (++n >= 30) { clearInterval(window.__e2ePaint); } }, 100); \
+    return 0;";
+
 pub struct Session {
     base: String,
     agent: ureq::Agent,
@@ -392,6 +405,11 @@ impl Session {
     /// Like [`Self::screenshot`], with the error returned: for a window that may be gone (the
     /// picture taken as a test fails).
     pub fn try_screenshot(&self, path: &Path) -> Result<(), String> {
+        // WebKit's driver takes the picture at the window's next drawing, and an idle window
+        // draws nothing: with no clock ticking and no status repainted, the call waited
+        // forever (five windows in one CI run). A pixel no one sees changes for the next 3 s,
+        // so there is a next drawing. Best effort: a window that is gone fails below anyway.
+        let _ = self.execute(PAINT_ONE_PIXEL, json!([]));
         let b64 = self.call("GET", "/screenshot", Value::Null)?;
         let b64 = b64
             .as_str()
