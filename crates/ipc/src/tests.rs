@@ -93,3 +93,30 @@ fn a_frame_the_codec_reads_reads_in_the_window_whatever_whitespace_wraps_it() {
         other => panic!("the window read {other:?}"),
     }
 }
+
+#[test]
+fn a_bench_report_older_than_the_one_kept_does_not_replace_it() {
+    let report = |seq: u64| PackBenchStatus {
+        dir: "pack".into(),
+        viewer: "keeper".into(),
+        problems: vec![],
+        warnings: vec![],
+        panels: vec![],
+        reloads: 0,
+        engine: None,
+        beside: None,
+        seq,
+    };
+    let seq = |s: Option<PackBenchStatus>| s.map(|s| s.seq);
+    // The channel's newer report came first; the join's answer, older, comes after it.
+    assert_eq!(
+        seq(PackBenchStatus::newest(Some(report(5)), Some(report(4)))),
+        Some(5)
+    );
+    assert_eq!(
+        seq(PackBenchStatus::newest(Some(report(4)), Some(report(5)))),
+        Some(5)
+    );
+    assert_eq!(seq(PackBenchStatus::newest(None, Some(report(1)))), Some(1));
+    assert_eq!(seq(PackBenchStatus::newest(Some(report(1)), None)), Some(1));
+}

@@ -101,6 +101,21 @@ pub struct PackBenchStatus {
     /// The other audience's view of the table the window shows, for side by side.
     #[serde(default)]
     pub beside: Option<Box<PackBenchBeside>>,
+    /// The report's place in the bench's order: a join's answer can reach the window after a
+    /// newer report on its channel, and must not undo it.
+    #[serde(default)]
+    pub seq: u64,
+}
+
+impl PackBenchStatus {
+    /// The report the window should keep: `new`, unless `kept` is newer.
+    pub fn newest(kept: Option<PackBenchStatus>, new: Option<PackBenchStatus>) -> Option<Self> {
+        match (kept, new) {
+            (Some(k), Some(n)) if k.seq > n.seq => Some(k),
+            (k, None) => k,
+            (_, n) => n,
+        }
+    }
 }
 
 /// What the audience the window does not show receives on the same table: its manifest's

@@ -3,6 +3,7 @@
 //! where the two disagree. Sent on the page's current channel after every change on either.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ipc::{
@@ -22,6 +23,8 @@ struct Inner {
     dir: PathBuf,
     packs: PacksHandle,
     now: Mutex<Now>,
+    /// The next report's place in order (the window keeps the newest it received).
+    seq: AtomicU64,
 }
 
 struct Now {
@@ -49,6 +52,7 @@ impl Report {
                 engine: None,
                 showing: false,
             }),
+            seq: AtomicU64::new(1),
         }))
     }
 
@@ -103,6 +107,8 @@ impl Report {
     }
 
     pub fn status(&self) -> PackBenchStatus {
+        // Numbered before anything is read: a later number never holds older news.
+        let seq = self.0.seq.fetch_add(1, Ordering::SeqCst);
         let (problems, reloads, viewer, engine, showing) = {
             let now = self.now();
             (
@@ -141,6 +147,7 @@ impl Report {
             beside: Some(Box::new(beside)),
             reloads,
             engine: engine.map(|seen| Box::new(self.engine_status(&seen, showing))),
+            seq,
         }
     }
 

@@ -63,7 +63,7 @@ pub fn ConnectScreen() -> impl IntoView {
             match join(how, &channel).await {
                 Ok(joined) => {
                     table.demo.set(joined.demo);
-                    table.bench.set(joined.pack_bench);
+                    table.bench_report(joined.pack_bench);
                     // This screen (and its signals) goes away now.
                     screen.set(Screen::Play(table));
                 }

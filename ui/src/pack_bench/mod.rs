@@ -70,7 +70,7 @@ fn switch_viewer(viewer: &'static str) {
     leptos::task::spawn_local(async move {
         match crate::bridge::call_streaming(&view, &channel).await {
             Ok(joined) => {
-                table.bench.set(joined.pack_bench);
+                table.bench_report(joined.pack_bench);
                 screen.set(Screen::Play(table));
             }
             Err(e) => table.bench.update(|b| {

@@ -30,7 +30,7 @@ fn switch_table(
     leptos::task::spawn_local(async move {
         match crate::bridge::call_streaming(&call, &channel).await {
             Ok(joined) => {
-                table.bench.set(joined.pack_bench);
+                table.bench_report(joined.pack_bench);
                 screen.set(Screen::Play(table));
             }
             Err(e) => {

@@ -98,6 +98,13 @@ impl Table {
         }
     }
 
+    /// A bench report from the join's answer or the channel, whichever came last: the newest
+    /// is kept (the answer can arrive after a newer report on the channel).
+    pub fn bench_report(&self, report: Option<ipc::PackBenchStatus>) {
+        self.bench
+            .update(|kept| *kept = ipc::PackBenchStatus::newest(kept.take(), report));
+    }
+
     /// The channel argument for `join_table` / `play_demo`: batches land in the model.
     pub fn channel(self) -> String {
         bridge::channel(move |json| self.receive(json))
@@ -201,7 +208,7 @@ impl Table {
                         list.remove(0);
                     }
                 }),
-                PumpEvent::PackBench(b) => self.bench.set(Some(b)),
+                PumpEvent::PackBench(b) => self.bench_report(Some(b)),
                 PumpEvent::DropOffer(o) => self.drop_offer.set(Some(o)),
                 PumpEvent::Oversize(n) => {
                     self.problem(format!("a line of {n} bytes was too long and skipped"))
