@@ -18,7 +18,8 @@ pub const STREAM_UPDATES_GOAL: f64 = 1.0;
 /// While deltas arrive every millisecond, the share of painted frames whose text moved.
 pub const STREAM_MOVING_GOAL: f64 = 0.8;
 /// The share of the stream's frames that were dropped, against the same window's idle frame
-/// rate measured just before (#30).
+/// rate measured just after (#30): in its first seconds the window's idle clock ticks faster
+/// (~11 ms here, 12-16 ms later), and a gap of one later frame is not a dropped one.
 pub const STREAM_DROPPED_GOAL: f64 = 0.10;
 pub const COLD_START_GOAL_MS: f64 = 1000.0;
 /// The long session read to the top and back twice: the second pass's anonymous memory over
@@ -139,6 +140,9 @@ pub struct Stream {
     pub frames: f64,
     pub dropped: f64,
     pub idle_fps: f64,
+    /// Dropped against the idle clock before the stream, and that clock (shown, not judged).
+    pub dropped_early: f64,
+    pub idle_fps_before: f64,
 }
 
 impl Stream {
@@ -169,6 +173,7 @@ pub fn streams(figures: &Figures) -> Vec<Stream> {
         runs("stream_dropped_frames"),
         runs("idle_fps"),
     );
+    let (early, before) = (runs("stream_dropped_early_clock"), runs("idle_fps_before"));
     (0..max.len())
         .filter_map(|i| {
             Some(Stream {
@@ -177,6 +182,8 @@ pub fn streams(figures: &Figures) -> Vec<Stream> {
                 frames: frames.get(i)?.max(1.0),
                 dropped: *dropped.get(i)?,
                 idle_fps: idle.get(i).copied().unwrap_or(f64::NAN),
+                dropped_early: early.get(i).copied().unwrap_or(f64::NAN),
+                idle_fps_before: before.get(i).copied().unwrap_or(f64::NAN),
             })
         })
         .collect()
@@ -291,6 +298,8 @@ mod tests {
             frames: 900.0,
             dropped,
             idle_fps: 91.0,
+            dropped_early: 0.0,
+            idle_fps_before: 91.0,
         };
         assert!(run(1.0, 0.85, 50.0).pass());
         // Each run misses a different goal: medians taken figure by figure would all pass.
@@ -307,6 +316,8 @@ mod tests {
             ("stream_frames", [900.0; 3]),
             ("stream_dropped_frames", [50.0, 50.0, 200.0]),
             ("idle_fps", [91.0; 3]),
+            ("stream_dropped_early_clock", [0.0; 3]),
+            ("idle_fps_before", [91.0; 3]),
         ] {
             figures.insert(name.to_string(), values.to_vec());
         }
