@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use iroh_tickets::endpoint::EndpointTicket;
 use iroh_tickets::Ticket as _;
+use tokio_util::task::TaskTracker;
 
 use crate::error::Error;
 use crate::model::saved::Var;
@@ -103,6 +104,8 @@ pub struct RunningTable {
     endpoint: iroh::Endpoint,
     ticket: EndpointTicket,
     accept: tokio::task::JoinHandle<()>,
+    /// Every task holding a connection (see `carrier::accept_loop`).
+    connections: TaskTracker,
 }
 
 impl RunningTable {
@@ -156,15 +159,42 @@ impl RunningTable {
         self.ctx.cfg.data_dir.clone()
     }
 
-    /// Stops accepting, closes every connection and releases the port.
+    /// Stops accepting, closes every connection and releases the port: when it returns, a
+    /// table started on the same port binds it.
     pub async fn shutdown(self) {
-        self.accept.abort();
         for room in self.ctx.rooms() {
             room.persist();
         }
-        self.endpoint.close().await;
+        let RunningTable {
+            ctx,
+            endpoint,
+            accept,
+            connections,
+            ..
+        } = self;
+        let sockets = endpoint.bound_sockets();
+        // Closing makes `accept` return None and errors every stream, so each connection
+        // task ends and drops its connection (a live one keeps the socket open).
+        endpoint.close().await;
+        connections.close();
+        let settled = tokio::time::timeout(SHUTDOWN_GRACE, async move {
+            let _ = accept.await;
+            connections.wait().await;
+        })
+        .await;
+        if settled.is_err() {
+            tracing::warn!("connection tasks still running {SHUTDOWN_GRACE:?} after close");
+        }
+        drop(endpoint);
+        if ctx.cfg.port != 0 && !carrier::released(&sockets, SHUTDOWN_GRACE).await {
+            tracing::warn!(?sockets, "the table's port is still taken after shutdown");
+        }
     }
 }
+
+/// How long shutdown waits for connection tasks after the endpoint closed (the writer's
+/// own goodbye wait is 2 s; the longest task ends within it).
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub(crate) async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
     let story_dir = if cfg.without_story {
@@ -176,12 +206,18 @@ pub(crate) async fn start(cfg: TableConfig) -> Result<RunningTable, Error> {
     let endpoint = carrier::bind(ctx.cfg.secret_key.clone(), ctx.cfg.port).await?;
     let ticket = carrier::ticket_for(&endpoint);
     tracing::info!(id = %endpoint.id(), "local table listening on loopback");
-    let accept = tokio::spawn(carrier::accept_loop(endpoint.clone(), ctx.clone()));
+    let connections = TaskTracker::new();
+    let accept = tokio::spawn(carrier::accept_loop(
+        endpoint.clone(),
+        ctx.clone(),
+        connections.clone(),
+    ));
     Ok(RunningTable {
         ctx,
         endpoint,
         ticket,
         accept,
+        connections,
     })
 }
 

@@ -338,7 +338,8 @@ async fn restart_keeps_the_ticket_and_the_room() {
     p.until_turn_end().await;
     p.close().await;
     table.shutdown().await;
-
+    // Shutdown's promise: the port is free the moment it returns (CI once lost this race).
+    drop(std::net::UdpSocket::bind(("127.0.0.1", port)).expect("shutdown released the port"));
     let table = start(cfg).await;
     assert_eq!(table.ticket(), ticket);
     let mut p = Client::open(&table, PLAYER).await;

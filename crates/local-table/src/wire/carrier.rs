@@ -1,6 +1,7 @@
 //! The iroh carrier: a Local-only endpoint (loopback, no relay, no lookup, no port
 //! mapper), the newline-delimited control stream, and the per-connection lifecycle.
 
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,6 +11,7 @@ use iroh::{Endpoint, EndpointAddr, RelayMode, SecretKey, TransportAddr};
 use iroh_tickets::endpoint::EndpointTicket;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
 
 use crate::error::Error;
 use crate::model::room::{Member, Out};
@@ -36,6 +38,22 @@ pub async fn bind(secret: Option<SecretKey>, port: u16) -> Result<Endpoint, Erro
     builder.bind().await.map_err(|e| Error::Bind(e.to_string()))
 }
 
+/// Waits until each of `sockets` can be bound again, at most `within`. iroh lets go of a
+/// closed endpoint's socket on a thread of its own a few milliseconds after `close`
+/// returns; a table restarted on the same port must not race it.
+pub async fn released(sockets: &[SocketAddr], within: Duration) -> bool {
+    let deadline = tokio::time::Instant::now() + within;
+    for addr in sockets {
+        while std::net::UdpSocket::bind(addr).is_err() {
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    true
+}
+
 /// A ticket naming the endpoint and its loopback sockets (there is no relay to name).
 pub fn ticket_for(endpoint: &Endpoint) -> EndpointTicket {
     let addrs = endpoint.bound_sockets().into_iter().map(TransportAddr::Ip);
@@ -43,12 +61,14 @@ pub fn ticket_for(endpoint: &Endpoint) -> EndpointTicket {
 }
 
 /// Accepts connections until the endpoint closes; each one is served on its own task.
-pub async fn accept_loop(endpoint: Endpoint, ctx: Arc<Context>) {
+/// Every task that holds a connection is spawned on `tasks`: a live connection keeps the
+/// socket open, so waiting on `tasks` is what tells shutdown the port is free again.
+pub async fn accept_loop(endpoint: Endpoint, ctx: Arc<Context>, tasks: TaskTracker) {
     // Connection numbers, unique per table, counted from 1 as members join.
     let next_conn = Arc::new(AtomicU64::new(1));
     while let Some(incoming) = endpoint.accept().await {
-        let (ctx, next_conn) = (ctx.clone(), next_conn.clone());
-        tokio::spawn(async move {
+        let (ctx, next_conn, inner) = (ctx.clone(), next_conn.clone(), tasks.clone());
+        tasks.spawn(async move {
             let Ok(accepting) = incoming.accept() else {
                 return;
             };
@@ -57,7 +77,7 @@ pub async fn accept_loop(endpoint: Endpoint, ctx: Arc<Context>) {
                 conn.close(0u32.into(), b"bad alpn");
                 return;
             }
-            serve_connection(ctx, &next_conn, conn).await;
+            serve_connection(ctx, &next_conn, conn, &inner).await;
         });
     }
 }
@@ -83,7 +103,12 @@ async fn writer(mut send: SendStream, mut rx: mpsc::UnboundedReceiver<Out>, conn
     }
 }
 
-async fn serve_connection(ctx: Arc<Context>, next_conn: &AtomicU64, conn: Connection) {
+async fn serve_connection(
+    ctx: Arc<Context>,
+    next_conn: &AtomicU64,
+    conn: Connection,
+    tasks: &TaskTracker,
+) {
     let timeout = ctx.cfg.limits.join_timeout;
     let deadline = tokio::time::Instant::now() + timeout;
     let Ok(Ok((send, recv))) = tokio::time::timeout_at(deadline, conn.accept_bi()).await else {
@@ -92,7 +117,7 @@ async fn serve_connection(ctx: Arc<Context>, next_conn: &AtomicU64, conn: Connec
         return;
     };
     let (tx, rx) = mpsc::unbounded_channel();
-    let writer_task = tokio::spawn(writer(send, rx, conn.clone()));
+    let writer_task = tasks.spawn(writer(send, rx, conn.clone()));
     let mut lines = LineReader::new(recv);
     let first = match tokio::time::timeout_at(deadline, lines.next_line()).await {
         Ok(Some(line)) => line,
@@ -135,11 +160,12 @@ async fn serve_connection(ctx: Arc<Context>, next_conn: &AtomicU64, conn: Connec
     let room = ctx.room(&entry.room);
     session::join(&ctx, &room, &member);
 
-    let media_task = tokio::spawn(media::accept_streams(
+    let media_task = tasks.spawn(media::accept_streams(
         ctx.clone(),
         room.clone(),
         member.clone(),
         conn.clone(),
+        tasks.clone(),
     ));
     let inputs = session::input_queue(ctx.clone(), room.clone(), member.clone());
     while let Some(line) = lines.next_line().await {

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use iroh::endpoint::{Connection, RecvStream, SendStream};
 use serde_json::{json, Value};
+use tokio_util::task::TaskTracker;
 
 use crate::model::room::{Member, Room};
 use crate::rules::context::Context;
@@ -16,10 +17,16 @@ use crate::wire::lines::LineReader;
 const CHUNK: usize = 64 * 1024;
 
 /// Serves the connection's extra bidirectional streams (one PUT or GET each).
-pub async fn accept_streams(ctx: Arc<Context>, room: Arc<Room>, member: Member, conn: Connection) {
+pub async fn accept_streams(
+    ctx: Arc<Context>,
+    room: Arc<Room>,
+    member: Member,
+    conn: Connection,
+    tasks: TaskTracker,
+) {
     while let Ok((send, recv)) = conn.accept_bi().await {
         let (ctx, room, member) = (ctx.clone(), room.clone(), member.clone());
-        tokio::spawn(async move { media_stream(&ctx, &room, &member, send, recv).await });
+        tasks.spawn(async move { media_stream(&ctx, &room, &member, send, recv).await });
     }
 }
 
