@@ -4,7 +4,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use local_table::table::demo_config;
 use local_table::{DemoKeys, LocalTable, Pacing, RunningTable, TableConfig};
@@ -87,18 +86,11 @@ impl TestTable {
     /// Starts again with the same identity, port and data dir: the old ticket works again.
     pub fn restart(&mut self) {
         self.shutdown();
-        let deadline = Instant::now() + Duration::from_secs(10);
-        let running = loop {
-            // The old socket may take a moment to be released.
-            match self.rt.block_on(LocalTable::start(self.config.clone())) {
-                Ok(t) => break t,
-                Err(e) if Instant::now() < deadline => {
-                    eprintln!("local table restart: {e}; retrying");
-                    std::thread::sleep(Duration::from_millis(200));
-                }
-                Err(e) => panic!("the local table did not start: {e}"),
-            }
-        };
+        // `RunningTable::shutdown` returns only once the port is free again.
+        let running = self
+            .rt
+            .block_on(LocalTable::start(self.config.clone()))
+            .unwrap_or_else(|e| panic!("the local table did not start: {e}"));
         if !self.ticket.is_empty() {
             assert_eq!(running.ticket(), self.ticket, "a restart keeps the ticket");
         }
