@@ -18,6 +18,7 @@ mod fuzz;
 mod fuzz_seeds;
 mod guard;
 mod icons;
+mod libtest;
 mod macos;
 mod setup;
 mod test;

@@ -16,6 +16,7 @@
 //! - [`world`]: world card or character card, by what the card carries, as the engine decides.
 //! - [`split`]: a world-kind card split into a character card and a world card, the character
 //!   half as the engine's `split_card` makes it, the world half keeping the rest whole.
+//! - [`ejs`]: EJS spans in card text, counted and cut as the engine's split does.
 //! - [`hooks`]: hook scripts checked as the engine's QuickJS will load them (syntax, limits,
 //!   events that never fire).
 //!
@@ -23,6 +24,7 @@
 //! own parsers (`tests/engine.rs`).
 
 pub mod card;
+pub mod ejs;
 pub mod hooks;
 pub mod initvar;
 pub mod png;

@@ -167,7 +167,7 @@ fn leading_decorators(text: &str) -> impl Iterator<Item = String> + '_ {
 /// `<% … %>` spans, and one for a dangling `<%`, counted as `core.card_split.strip_ejs`
 /// counts them.
 fn ejs_blocks(text: &str) -> usize {
-    crate::split::strip_ejs(text).1
+    crate::ejs::strip_ejs(text).1
 }
 
 /// Hook scripts: a native card's `hooks`, else `extensions.loreweaver_hooks` (in `data` or

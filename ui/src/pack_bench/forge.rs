@@ -4,123 +4,13 @@
 //! card's whole document, so fields it does not show are written back untouched; a save that
 //! fails keeps everything typed and says why.
 
-use ipc::{ForgeCardInfo, ForgeDocument, ForgeImportView};
+use ipc::{ForgeCardInfo, ForgeImportView};
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
+use super::forge_form::{call_list, list_mut, open_saying, split_words, text_of, Form};
 use crate::i18n::{tr, Locale};
 use crate::store::Table;
-
-/// The form's state: the card being edited, and a counter that re-draws its rows (a card
-/// opened, a row added or removed). Typing edits the document without re-drawing anything.
-#[derive(Clone, Copy)]
-pub(super) struct Form {
-    pub(super) doc: RwSignal<Option<ForgeDocument>>,
-    /// The card as the file held it at `doc.base` (what a merge with the file compares to).
-    pub(super) opened: RwSignal<Option<Value>>,
-    shape: RwSignal<u64>,
-    history: RwSignal<History>,
-}
-
-/// Undo and redo for the open card: a snapshot before each run of typing in one field, and
-/// before each row added or removed.
-#[derive(Clone, Default)]
-struct History {
-    back: Vec<Value>,
-    ahead: Vec<Value>,
-    /// The field the last edit was in (typing on in it adds no step).
-    last: Option<String>,
-}
-
-/// Steps kept per card.
-const UNDO_STEPS: usize = 200;
-
-impl Form {
-    pub(super) fn card(&self) -> Option<Value> {
-        self.doc
-            .with_untracked(|d| d.as_ref().map(|d| d.card.clone()))
-    }
-
-    /// A step back to here, unless the edit goes on in the field `at` of the last one.
-    fn remember(&self, at: Option<&str>) {
-        let same = at.is_some() && self.history.with_untracked(|h| h.last.as_deref() == at);
-        if same {
-            return;
-        }
-        let Some(card) = self.card() else { return };
-        self.history.update(|h| {
-            h.back.push(card);
-            if h.back.len() > UNDO_STEPS {
-                h.back.remove(0);
-            }
-            h.ahead.clear();
-            h.last = at.map(str::to_string);
-        });
-    }
-
-    /// An edit of the field `at` (no row added or removed: nothing is drawn again).
-    pub(super) fn edit(&self, at: &str, f: impl FnOnce(&mut Value)) {
-        self.remember(Some(at));
-        self.apply(f);
-    }
-
-    fn apply(&self, f: impl FnOnce(&mut Value)) {
-        self.doc.update_untracked(|d| {
-            if let Some(d) = d {
-                f(&mut d.card);
-            }
-        });
-    }
-
-    /// Undo (`back`) or redo: the card as it was, drawn again.
-    fn step(&self, back: bool) {
-        let Some(now) = self.card() else { return };
-        let mut to = None;
-        self.history.update(|h| {
-            let (from, into) = if back {
-                (&mut h.back, &mut h.ahead)
-            } else {
-                (&mut h.ahead, &mut h.back)
-            };
-            if let Some(card) = from.pop() {
-                into.push(now);
-                to = Some(card);
-            }
-            h.last = None;
-        });
-        if let Some(card) = to {
-            self.apply(|c| *c = card);
-            self.shape.update(|n| *n += 1);
-        }
-    }
-
-    pub(super) fn read(&self, f: impl FnOnce(&Value) -> String) -> String {
-        self.doc
-            .with_untracked(|d| d.as_ref().map(|d| f(&d.card)).unwrap_or_default())
-    }
-
-    /// Adds or removes a row: the rows are drawn again.
-    pub(super) fn reshape(&self, f: impl FnOnce(&mut Value)) {
-        self.remember(None);
-        self.apply(f);
-        self.shape.update(|n| *n += 1);
-    }
-}
-
-pub(super) fn list_mut<'a>(card: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
-    if !card[key].is_array() {
-        card[key] = json!([]);
-    }
-    card[key].as_array_mut().expect("made a list above")
-}
-
-pub(super) fn text_of(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
 
 /// A number as JSON: an integer when it is one (`3`, not `3.0`), nothing when empty.
 fn number(text: &str) -> Option<Value> {
@@ -131,47 +21,8 @@ fn number(text: &str) -> Option<Value> {
     t.parse::<f64>().ok().map(|f| json!(f))
 }
 
-pub(super) fn call_list(
-    cards: RwSignal<Vec<ForgeCardInfo>>,
-    status: RwSignal<Option<(bool, String)>>,
-) {
-    leptos::task::spawn_local(async move {
-        match crate::bridge::call(&ipc::cmd::ForgeCards {}).await {
-            Ok(list) => {
-                let _ = cards.try_set(list);
-            }
-            Err(e) => {
-                let _ = status.try_set(Some((true, e)));
-            }
-        }
-    });
-}
-
 fn open_card(form: Form, status: RwSignal<Option<(bool, String)>>, path: String) {
     open_saying(form, status, path, None);
-}
-
-/// Opens the card at `path`, then shows `said` (or clears what was shown).
-pub(super) fn open_saying(
-    form: Form,
-    status: RwSignal<Option<(bool, String)>>,
-    path: String,
-    said: Option<String>,
-) {
-    leptos::task::spawn_local(async move {
-        match crate::bridge::call(&ipc::cmd::ForgeOpen { path }).await {
-            Ok(doc) => {
-                let _ = form.opened.try_set(Some(doc.card.clone()));
-                let _ = form.doc.try_set(Some(doc));
-                let _ = form.history.try_set(History::default());
-                form.shape.update(|n| *n += 1);
-                let _ = status.try_set(said.map(|s| (false, s)));
-            }
-            Err(e) => {
-                let _ = status.try_set(Some((true, e)));
-            }
-        }
-    });
 }
 
 #[component]
@@ -179,12 +30,7 @@ pub fn Forge(table: Table) -> impl IntoView {
     let locale = use_context::<RwSignal<Locale>>().expect("locale");
     let cards = RwSignal::new(Vec::<ForgeCardInfo>::new());
     let status = RwSignal::new(None::<(bool, String)>);
-    let form = Form {
-        doc: RwSignal::new(None),
-        opened: RwSignal::new(None),
-        shape: RwSignal::new(0),
-        history: RwSignal::new(History::default()),
-    };
+    let form = Form::new();
     let merging = RwSignal::new(None::<super::forge_merge::Merging>);
     let new_name = RwSignal::new(String::new());
     // Listed again after every reload: a new card, a card's kind changed by what it carries.
@@ -390,7 +236,7 @@ pub fn Forge(table: Table) -> impl IntoView {
             })}
             {super::forge_merge::panel(form, status, merging)}
             {move || {
-                form.shape.get();
+                form.track_shape();
                 form.doc.with_untracked(|d| d.as_ref().map(|d| d.path.clone())).map(|path| { let shown = path.clone(); view! {
                     <form class="forge-card" id="forge-card" data-path=path
                         on:submit=move |ev: leptos::ev::SubmitEvent| { ev.prevent_default(); save(false) }>
@@ -428,9 +274,9 @@ pub fn Forge(table: Table) -> impl IntoView {
                         <div class="forge-actions">
                             <button type="submit" id="forge-save">{tr(locale.get_untracked(), "forge.save")}</button>
                             <button type="button" class="secondary" id="forge-undo" on:click=move |_| form.step(true)
-                                disabled=move || form.history.with(|h| h.back.is_empty())>{tr(locale.get_untracked(), "forge.undo")}</button>
+                                disabled=move || !form.can_step(true)>{tr(locale.get_untracked(), "forge.undo")}</button>
                             <button type="button" class="secondary" id="forge-redo" on:click=move |_| form.step(false)
-                                disabled=move || form.history.with(|h| h.ahead.is_empty())>{tr(locale.get_untracked(), "forge.redo")}</button>
+                                disabled=move || !form.can_step(false)>{tr(locale.get_untracked(), "forge.redo")}</button>
                             <select id="forge-export-form" aria-label=tr(locale.get_untracked(), "forge.export")
                                 on:change=move |ev| export_form.set(event_target_value(&ev))>
                                 {[("native", "forge.as_native"), ("st-release", "forge.as_st_release"), ("st-safe", "forge.as_st_safe"),
@@ -524,16 +370,6 @@ fn entries(form: Form) -> impl IntoView {
             }
         })
         .collect_view()
-}
-
-/// Keys typed as a comma-separated list (a Chinese comma too).
-pub(super) fn split_words(text: &str) -> Value {
-    text.split([',', '，'])
-        .map(str::trim)
-        .filter(|k| !k.is_empty())
-        .map(Value::from)
-        .collect::<Vec<_>>()
-        .into()
 }
 
 fn variables(form: Form) -> impl IntoView {

@@ -5,7 +5,7 @@ use ipc::ForgeCardInfo;
 use leptos::prelude::*;
 use serde_json::json;
 
-use super::forge::{call_list, list_mut, open_saying, split_words, text_of, Form};
+use super::forge_form::{call_list, list_mut, open_saying, split_words, text_of, Form};
 use crate::i18n::{tr, Locale};
 
 /// The card's tags, typed as a comma-separated list.

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 
-use super::forge::{list_mut, Form};
+use super::forge_form::{list_mut, Form};
 use crate::i18n::{tr, Locale};
 
 /// What a new script starts as: one handler, and the effects it may ask for.

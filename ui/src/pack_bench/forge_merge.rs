@@ -10,7 +10,7 @@ use ipc::ForgeDocument;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::forge::{text_of, Form};
+use super::forge_form::{text_of, Form};
 use crate::i18n::{tr, Locale};
 
 type Status = RwSignal<Option<(bool, String)>>;

@@ -6,6 +6,7 @@ mod beside;
 mod engine;
 mod forge;
 mod forge_fields;
+mod forge_form;
 mod forge_hooks;
 mod forge_initvar;
 mod forge_merge;

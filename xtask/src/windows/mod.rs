@@ -97,7 +97,7 @@ pub fn check() -> Result<Counts, String> {
     }
     let mut why = vec![];
     let (mut passed, failed, ok) =
-        crate::test::run_counting(test.inner(), &mut why, &mut Vec::new())?;
+        crate::libtest::run_counting(test.inner(), &mut why, &mut Vec::new())?;
     for line in &why {
         eprintln!("{line}");
     }
@@ -119,7 +119,7 @@ pub fn check() -> Result<Counts, String> {
                 .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS", RUSTFLAGS)
                 .env("CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER", "wine")
                 .args(target.split_whitespace());
-            let (p, f, ok) = crate::test::run_counting(again.inner(), &mut vec![], &mut vec![])?;
+            let (p, f, ok) = crate::libtest::run_counting(again.inner(), &mut vec![], &mut vec![])?;
             if ok && f == 0 {
                 passed += p;
                 crashed_then_passed.push(target.clone());

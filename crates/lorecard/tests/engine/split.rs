@@ -68,7 +68,7 @@ fn the_character_half_is_the_engines_and_the_two_cards_are_of_their_kinds() {
     let ours: Vec<Value> = texts
         .iter()
         .map(|t| {
-            let (clean, n) = lorecard::split::strip_ejs(t);
+            let (clean, n) = lorecard::ejs::strip_ejs(t);
             json!([clean, n])
         })
         .collect();
