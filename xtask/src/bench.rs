@@ -143,8 +143,8 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
         .map_or("unknown".to_string(), |p| format!("{p:.0}%"));
     println!(
         "bench: loopback, Local-only iroh endpoints, release build; raw copy and verified GET \
-         take clones of one pre-generated body over one connection, read the same way, in \
-         {ROUNDS} rounds rotating which goes first, and the reference client's in-memory read then hash beside them (CPU busy before starting: {busy})"
+         take clones of one pre-generated body over one connection, read the same way, each as a \
+         task on the runtime's 2 workers, in {ROUNDS} rounds rotating which goes first, and the reference client's in-memory read then hash beside them (CPU busy before starting: {busy})"
     );
     println!(
         "bench: the verified GET writes to {} ({})",
