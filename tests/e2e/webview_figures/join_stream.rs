@@ -220,6 +220,15 @@ pub(super) fn join_and_stream(s: &Studio, peer: &TestPeer) {
             .execute("return window.__joinSplit;", json!([]))
             .unwrap_or_default();
         eprintln!("join: the DOM complete, the next frame (ms): {split}");
+        // The three parts the join's time falls into: the page's script up to the DOM
+        // complete (the welcome is decoded in a frame's flush), the rest of that frame (its
+        // style, layout and paint) until the next one starts, and that next frame (the drawn
+        // heights measured, the place kept, painted again).
+        if let (Some(done), Some(raf)) = (split["done"].as_f64(), split["raf"].as_f64()) {
+            figure("join_script_ms", done - welcome);
+            figure("join_first_frame_ms", raf - done);
+            figure("join_next_frame_ms", painted - raf);
+        }
     }
     // What one repaint of this same room costs on this machine, timed the join's way: the
     // join in repaints is what a faster or slower machine does not change.
