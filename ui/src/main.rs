@@ -92,6 +92,7 @@ fn App() -> impl IntoView {
     provide_context(pack_bench::BesideOn(RwSignal::new(false)));
     hosting::HostingCtx::provide();
     play::restore_sound();
+    play::warm_fonts();
     view! {
         <div class="studio">
             <hosting::HostingStrip/>

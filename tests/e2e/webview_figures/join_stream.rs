@@ -213,6 +213,10 @@ pub(super) fn join_and_stream(s: &Studio, peer: &TestPeer) {
     figure("join_paint_ms", origin + painted - sent);
     let welcome = perf(s, "welcome").expect("the welcome mark");
     figure("join_paint_ui_ms", painted - welcome);
+    // What the room's fonts cost when the window warmed them, idle, before the join.
+    if let Some(warm) = perf(s, "warm_fonts_ms") {
+        figure("warm_fonts_ms", warm);
+    }
     // Where the page's time went by then (its own totals and marks, ms).
     if let Ok(at_join) = s.execute("return window.__lwPerf;", json!([])) {
         eprintln!("join: painted at {painted:.0}, the page's totals and marks: {at_join}");

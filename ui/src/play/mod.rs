@@ -19,6 +19,8 @@ pub mod text;
 mod transcript;
 mod uploads;
 mod virtual_list;
+mod warm;
+pub use warm::warm_fonts;
 
 use leptos::prelude::*;
 
