@@ -12,6 +12,7 @@ mod connect;
 mod focus;
 mod hosting;
 mod i18n;
+mod idle;
 mod keeper;
 mod markdown;
 mod pack_bench;

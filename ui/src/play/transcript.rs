@@ -73,6 +73,12 @@ pub fn Transcript(table: Table) -> impl IntoView {
     });
     // The top spacer, carried while the reader reads ([`virtual_list::Top`]).
     let top_spacer = StoredValue::new(virtual_list::Top::default());
+    // The first entry drawn while the end is followed ([`virtual_list::Tail`]).
+    let tail_lo = StoredValue::new(virtual_list::Tail::default());
+    // The entries above the view that a scroll would reach next are drawn once the room has
+    // been painted, at the window's next idle moment: each entry drawn costs a join's first
+    // frame about a millisecond here (#30 item 4), and only what is seen must be in it.
+    let margin_drawn = RwSignal::new(false);
     // `[lo, hi)` of `keys`, and the spacers' heights above and below.
     let layout = Memo::new(move |_| {
         let keys = keys.get();
@@ -84,8 +90,12 @@ pub fn Transcript(table: Table) -> impl IntoView {
                 (lo.min(hi), hi)
             }
             None => {
-                let lo =
-                    heights.with_value(|h| virtual_list::tail(&keys, h, viewport(), viewport()));
+                let margin = if margin_drawn.get() { viewport() } else { 0.0 };
+                let lo = heights.with_value(|h| {
+                    tail_lo
+                        .try_update_value(|t| t.lo(&keys, h, viewport(), margin))
+                        .unwrap_or_default()
+                });
                 (lo, keys.len())
             }
         };
@@ -100,6 +110,16 @@ pub fn Transcript(table: Table) -> impl IntoView {
             top.round() as i64,
             bottom.round() as i64,
         )
+    });
+    Effect::new(move |_| {
+        if !margin_drawn.get() && !keys.with(Vec::is_empty) {
+            crate::idle::when_idle(
+                move || {
+                    let _ = margin_drawn.try_set(true);
+                },
+                std::time::Duration::from_millis(300),
+            );
+        }
     });
     let visible = move || {
         let shown = layout.with(|l| l.0.clone());

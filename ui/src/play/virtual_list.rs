@@ -6,8 +6,14 @@
 
 use std::collections::HashMap;
 
-/// Before anything is measured, an entry is taken to be this tall (px, gap included).
-pub const FIRST_GUESS: f64 = 90.0;
+/// Before anything is measured, an entry is taken to be this tall (px, gap included): a little
+/// under the common short line (a dice line or a one-line story line, 52-56 px at the default
+/// size), so the first draw holds every entry the view needs and measuring it adds none
+/// (which cost the join a second layout and paint when the guess was 90 px).
+pub const FIRST_GUESS: f64 = 50.0;
+
+/// How many entries more than the end needs may stay drawn above it while it is followed.
+pub const TAIL_SLACK: usize = 8;
 
 /// Measured heights (px, gap included), by entry key.
 #[derive(Debug, Default, Clone)]
@@ -174,6 +180,32 @@ impl Top {
     }
 }
 
+/// The first entry drawn while the end is followed: [`tail`], except that an entry already
+/// drawn stays drawn while it is at most [`TAIL_SLACK`] entries above it. Heights measured
+/// after a draw (taller than the guess) then change no element, and a stream releases entries
+/// at the top a few at a time instead of one per line.
+#[derive(Debug, Default, Clone)]
+pub struct Tail {
+    /// The last `lo`, and its key (the list may have changed since).
+    last: Option<(usize, u64)>,
+}
+
+impl Tail {
+    pub fn lo(&mut self, keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usize {
+        let needed = tail(keys, heights, viewport, margin);
+        let lo = match self.last {
+            Some((lo, key))
+                if keys.get(lo) == Some(&key) && lo <= needed && needed - lo <= TAIL_SLACK =>
+            {
+                lo
+            }
+            _ => needed,
+        };
+        self.last = keys.get(lo).map(|k| (lo, *k));
+        lo
+    }
+}
+
 /// The last entries that fill `viewport + margin`, for a reader following the end.
 pub fn tail(keys: &[u64], heights: &Heights, viewport: f64, margin: f64) -> usize {
     let mut y = 0.0;
@@ -317,6 +349,50 @@ mod tests {
         assert_eq!(top.height(&keys, &h, (10, 50), true), 1_500.0);
         // At the first entry the spacer is nothing, whatever was carried.
         assert_eq!(top.height(&keys, &h, (0, 40), true), 0.0);
+    }
+
+    #[test]
+    fn following_the_end_keeps_what_is_drawn_until_well_past_it() {
+        let keys = keys(1_000);
+        let mut h = Heights::default();
+        let mut tail_lo = Tail::default();
+        // The first draw, on the guess: 1,600 px of entries.
+        let first = tail_lo.lo(&keys, &h, 800.0, 800.0);
+        assert_eq!(first, 1_000 - (1_600.0 / FIRST_GUESS).ceil() as usize);
+        // Measured taller than the guess: fewer are needed, and none is added or released.
+        for k in first as u64..1_000 {
+            h.set(k, 56.0);
+        }
+        h.settle();
+        let needed = tail(&keys, &h, 800.0, 800.0);
+        assert!(
+            needed > first && needed - first <= TAIL_SLACK,
+            "{first} {needed}"
+        );
+        assert_eq!(tail_lo.lo(&keys, &h, 800.0, 800.0), first);
+        // Entries arrive: the top ones are released only once they are well past what is needed.
+        let more: Vec<u64> = (0..1_002).collect();
+        assert_eq!(tail_lo.lo(&more, &h, 800.0, 800.0), first);
+        let more: Vec<u64> = (0..1_020).collect();
+        assert_eq!(
+            tail_lo.lo(&more, &h, 800.0, 800.0),
+            tail(&more, &h, 800.0, 800.0)
+        );
+        // Entries measured shorter: more are needed, drawn at once.
+        for k in 0..1_020 {
+            h.set(k, 20.0);
+        }
+        h.settle();
+        assert_eq!(
+            tail_lo.lo(&more, &h, 800.0, 800.0),
+            tail(&more, &h, 800.0, 800.0)
+        );
+        // A different list (a search): worked out anew.
+        let other: Vec<u64> = (5_000..5_100).collect();
+        assert_eq!(
+            tail_lo.lo(&other, &h, 800.0, 800.0),
+            tail(&other, &h, 800.0, 800.0)
+        );
     }
 
     #[test]

@@ -7,7 +7,6 @@
 
 use std::time::Duration;
 
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 const LINE: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 .,:;!?'\"()[]/-+*&%#@ \u{201c}\u{201d}\u{2018}\u{2019} \u{2014} \u{2026} \u{b7} \u{25be} \u{2264}";
@@ -67,21 +66,7 @@ fn lay_out_specimen() {
 /// Warms the room's fonts once, when the window is idle after it opened (where WebKit can say
 /// so; else a moment later), after the connect screen's first paint and its own first tasks.
 pub fn warm_fonts() {
-    let Some(window) = web_sys::window() else {
-        return;
-    };
-    let idle = js_sys::Reflect::get(&window, &JsValue::from_str("requestIdleCallback"))
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    match idle {
-        Some(request) => {
-            let options = js_sys::Object::new();
-            let _ = js_sys::Reflect::set(&options, &"timeout".into(), &JsValue::from_f64(500.0));
-            let task = Closure::once_into_js(lay_out_specimen);
-            let _ = request.call2(&window, &task, &options);
-        }
-        None => leptos::prelude::set_timeout(lay_out_specimen, Duration::from_millis(100)),
-    }
+    crate::idle::when_idle(lay_out_specimen, Duration::from_millis(500));
 }
 
 #[cfg(test)]
