@@ -76,9 +76,10 @@ pub fn Transcript(table: Table) -> impl IntoView {
     // The first entry drawn while the end is followed ([`virtual_list::Tail`]).
     let tail_lo = StoredValue::new(virtual_list::Tail::default());
     // The entries above the view that a scroll would reach next are drawn once the room has
-    // been painted, at the window's next idle moment: each entry drawn costs a join's first
-    // frame about a millisecond here (#30 item 4), and only what is seen must be in it.
+    // been painted, at the window's next idle moment: the join's first frame holds only what
+    // is seen (#30 item 4). Asked for once, when the first entries arrive.
     let margin_drawn = RwSignal::new(false);
+    let margin_asked = StoredValue::new(false);
     // `[lo, hi)` of `keys`, and the spacers' heights above and below.
     let layout = Memo::new(move |_| {
         let keys = keys.get();
@@ -112,7 +113,8 @@ pub fn Transcript(table: Table) -> impl IntoView {
         )
     });
     Effect::new(move |_| {
-        if !margin_drawn.get() && !keys.with(Vec::is_empty) {
+        if !margin_asked.get_value() && !keys.with(Vec::is_empty) {
+            margin_asked.set_value(true);
             crate::idle::when_idle(
                 move || {
                     let _ = margin_drawn.try_set(true);
