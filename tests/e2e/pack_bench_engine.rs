@@ -38,6 +38,20 @@ fn check(s: &Studio, before: Option<String>) -> (String, String, String, String)
     })
 }
 
+/// Waits until the bench's live reload has taken the edit in: its refusal shown (`Some`: words
+/// of it) or none left. The refusal box above the tools moves them: a click sent while it
+/// appears lands where the button was (a CI run lost its Check that way and waited 100 s).
+fn bench_settles(s: &Studio, refusal: Option<&str>) {
+    wait_for(Duration::from_secs(20), "the bench's reload", || {
+        let shown = s.find("#bench-errors").map(|e| s.text(&e));
+        match (refusal, shown) {
+            (Some(words), Some(t)) => t.contains(words).then_some(()),
+            (None, None) => Some(()),
+            _ => None,
+        }
+    })
+}
+
 #[test]
 fn the_engine_judges_and_builds_the_bench_pack() {
     let _scenario = studio_e2e::scenario();
@@ -81,6 +95,7 @@ fn the_engine_judges_and_builds_the_bench_pack() {
     let panels = pack.join("ui/panels.yaml");
     let good = std::fs::read_to_string(&panels).unwrap();
     std::fs::write(&panels, good.replace("{kind: stat,", "{kind: gauge,")).unwrap();
+    bench_settles(&s, Some("unknown block kind"));
     let (engine, ours, disagree, refused) = check(&s, Some(text));
     assert_eq!(
         (engine.as_str(), ours.as_str(), disagree.as_str()),
@@ -98,6 +113,7 @@ fn the_engine_judges_and_builds_the_bench_pack() {
         "the lint's words: {lint}"
     );
     std::fs::write(&panels, &good).unwrap();
+    bench_settles(&s, None);
 
     // A pack only one of them accepts: the panels file left out of the manifest (the engine
     // ships it without its panels; the lint refuses).
@@ -108,6 +124,7 @@ fn the_engine_judges_and_builds_the_bench_pack() {
         listed.replace("  panels: [ui/panels.yaml]\n", ""),
     )
     .unwrap();
+    bench_settles(&s, Some("not listed under contents.panels"));
     let (engine, ours, disagree, split) = check(&s, Some(refused));
     assert_eq!(
         (engine.as_str(), ours.as_str(), disagree.as_str()),
@@ -117,6 +134,7 @@ fn the_engine_judges_and_builds_the_bench_pack() {
     assert!(s.find("#bench-engine-disagree").is_some(), "{split}");
     s.screenshot(&out_dir().join("bench-engine-disagree.png"));
     std::fs::write(&manifest, &listed).unwrap();
+    bench_settles(&s, None);
 
     // Build pack…: the engine's packer writes the file; the bench says what it is.
     click(&s, "#bench-engine-build");
