@@ -185,6 +185,21 @@ fn measure(dir: &Path, get_dir: &Path, cache: &Path) -> Result<(), String> {
                     && c.median_ratio_in_memory() >= IN_MEMORY_TARGET
             )
         );
+        // Where the cycles go (#30 item 6: profile first): the process's CPU while each path
+        // ran, the server's sending side included. When the raw copy already keeps every core
+        // busy, the GET's hash and file add to the same cores: the ratio cannot pass the ceiling.
+        if let (Some((raw, raw_busy)), Some((get, get_busy)), Some(ceiling)) = (
+            c.median_cpu(0),
+            c.median_cpu(1),
+            c.median_ratio_ceiling(cores),
+        ) {
+            println!(
+                "    {label}: CPU, sender and receiver together: raw copy {:.0} ms ({raw_busy:.2} of {cores} cores busy), verified GET {:.0} ms ({get_busy:.2} busy): verifying and writing add {:.0} ms; spread perfectly over {cores} cores, the verified GET could reach at most {ceiling:.2} × the raw copy on this machine",
+                raw.as_secs_f64() * 1e3,
+                get.as_secs_f64() * 1e3,
+                (get.as_secs_f64() - raw.as_secs_f64()) * 1e3,
+            );
+        }
     }
     // The child with the largest growth; 0 means no /proc (not Linux): reported as unavailable.
     match rss.iter().copied().max_by_key(ChildRss::growth_kib) {

@@ -54,6 +54,9 @@ pub struct CopyTimes {
     pub verified_get: Duration,
     /// The reference client's way: read it all into memory, then hash it.
     pub in_memory: Duration,
+    /// The process's CPU time (all threads: the server's sending side too) while each path
+    /// ran, in the order raw copy, verified GET, in-memory; `None` where it cannot be read.
+    pub cpu: [Option<Duration>; 3],
 }
 
 impl CopyTimes {
@@ -77,6 +80,15 @@ impl CopyTimes {
 
     pub fn verified_mb_per_s(&self) -> f64 {
         mb_per_s(self.bytes, self.verified_get)
+    }
+
+    /// The best [`Self::ratio`] this round's CPU work allows on `cores` cores: the raw copy's
+    /// time against the verified GET's CPU time spread perfectly over the cores. Sender and
+    /// receiver share the machine, so when the raw copy already keeps every core busy, the
+    /// hash and the file the GET adds cannot hide behind the transfer.
+    pub fn ratio_ceiling(&self, cores: usize) -> Option<f64> {
+        let cpu = self.cpu[1]?.as_secs_f64();
+        (cpu > 0.0 && cores > 0).then(|| self.raw_copy.as_secs_f64() / (cpu / cores as f64))
     }
 }
 
@@ -136,6 +148,31 @@ impl Comparison {
     /// The lowest and highest per-round ratio against the in-memory read-then-hash.
     pub fn ratio_in_memory_range(&self) -> (f64, f64) {
         self.range(CopyTimes::ratio_in_memory)
+    }
+
+    /// The median CPU time of path `i` (0 raw copy, 1 verified GET, 2 in-memory) over the
+    /// rounds, and how many cores it kept busy on average (CPU time / wall time).
+    pub fn median_cpu(&self, i: usize) -> Option<(Duration, f64)> {
+        let cpu: Option<Vec<f64>> = self
+            .rounds
+            .iter()
+            .map(|r| r.cpu[i].map(|c| c.as_secs_f64()))
+            .collect();
+        let cpu = median(cpu?);
+        let wall = median(
+            self.rounds
+                .iter()
+                .map(|r| [r.raw_copy, r.verified_get, r.in_memory][i].as_secs_f64())
+                .collect(),
+        );
+        (cpu.is_finite() && wall > 0.0).then(|| (Duration::from_secs_f64(cpu), cpu / wall))
+    }
+
+    /// The median of the rounds' [`CopyTimes::ratio_ceiling`].
+    pub fn median_ratio_ceiling(&self, cores: usize) -> Option<f64> {
+        let ceilings: Option<Vec<f64>> =
+            self.rounds.iter().map(|r| r.ratio_ceiling(cores)).collect();
+        Some(median(ceilings?)).filter(|c| c.is_finite())
     }
 
     fn range(&self, ratio: fn(&CopyTimes) -> f64) -> (f64, f64) {
@@ -416,6 +453,7 @@ impl BenchClient {
         let mut times = Vec::with_capacity(rounds);
         for round in 0..rounds {
             let mut took = [Duration::ZERO; 3];
+            let mut cpu = [None; 3];
             for k in 0..3 {
                 let path = (round + k) % 3;
                 let (client, hash, dir) = (self.clone(), hash.to_string(), cache_dir.to_owned());
@@ -426,13 +464,18 @@ impl BenchClient {
                         _ => client.in_memory(&hash, bytes).await,
                     }
                 });
+                let before = process_cpu();
                 took[path] = task.await.map_err(err)??;
+                cpu[path] = process_cpu()
+                    .zip(before)
+                    .map(|(after, b)| after.saturating_sub(b));
             }
             times.push(CopyTimes {
                 bytes,
                 raw_copy: took[0],
                 verified_get: took[1],
                 in_memory: took[2],
+                cpu,
             });
         }
         Ok(Comparison {
@@ -445,6 +488,25 @@ impl BenchClient {
         self.conn.close(0u32.into(), b"done");
         self.endpoint.close().await;
     }
+}
+
+/// This process's CPU time so far, every thread's, user and system (`getrusage`).
+#[cfg(unix)]
+fn process_cpu() -> Option<Duration> {
+    // SAFETY: getrusage fills the zeroed struct it is given; RUSAGE_SELF is always valid.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return None;
+    }
+    let time = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Some(time(usage.ru_utime) + time(usage.ru_stime))
+}
+
+#[cfg(not(unix))]
+fn process_cpu() -> Option<Duration> {
+    None
 }
 
 /// Opens a media stream and sends a GET request line, as `MediaChannel` does.
@@ -523,4 +585,46 @@ pub async fn copy_vs_verified_get(bytes: u64, cache_dir: &Path) -> Result<CopyTi
     .await;
     server.close().await;
     Ok(result?.rounds[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(raw_ms: u64, get_ms: u64, get_cpu_ms: Option<u64>) -> CopyTimes {
+        CopyTimes {
+            bytes: 1 << 20,
+            raw_copy: Duration::from_millis(raw_ms),
+            verified_get: Duration::from_millis(get_ms),
+            in_memory: Duration::from_millis(get_ms),
+            cpu: [None, get_cpu_ms.map(Duration::from_millis), None],
+        }
+    }
+
+    #[test]
+    fn the_ceiling_spreads_the_gets_cpu_over_the_cores() {
+        // 300 ms of CPU on 2 cores takes at least 150 ms: at best 100/150 of the raw copy.
+        let r = round(100, 200, Some(300));
+        assert!((r.ratio_ceiling(2).unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert!((r.ratio_ceiling(4).unwrap() - 4.0 / 3.0).abs() < 1e-9);
+        assert_eq!(r.ratio_ceiling(0), None);
+        assert_eq!(round(100, 200, None).ratio_ceiling(2), None);
+        let c = Comparison {
+            bytes: 1 << 20,
+            rounds: vec![
+                round(100, 200, Some(300)),
+                round(100, 200, Some(200)),
+                round(90, 200, Some(300)),
+            ],
+        };
+        assert!((c.median_ratio_ceiling(2).unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        let (cpu, busy) = c.median_cpu(1).unwrap();
+        assert_eq!(cpu, Duration::from_millis(300));
+        assert!((busy - 1.5).abs() < 1e-9);
+        assert_eq!(
+            c.median_cpu(0),
+            None,
+            "a path whose CPU was not read has no figure"
+        );
+    }
 }

@@ -254,6 +254,22 @@ async fn bench_smoke_runs_all_three_paths() {
     assert_eq!(times.bytes, 4 << 20);
     assert!(times.ratio() > 0.0);
     assert!(times.ratio_in_memory() > 0.0);
+    // Each path's CPU is read (a GET of 4 MiB hashes for a millisecond or more), and the ceiling
+    // it sets is a ratio above the one measured: no GET runs faster than its CPU spread over
+    // every core of the machine.
+    #[cfg(unix)]
+    {
+        for (i, cpu) in times.cpu.iter().enumerate() {
+            assert!(cpu.is_some_and(|c| c.as_micros() > 0), "path {i}: {cpu:?}");
+        }
+        let cores = std::thread::available_parallelism().unwrap().get();
+        let ceiling = times.ratio_ceiling(cores).unwrap();
+        assert!(
+            ceiling >= times.ratio() * 0.9,
+            "{ceiling} < {}",
+            times.ratio()
+        );
+    }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
