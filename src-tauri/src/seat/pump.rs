@@ -5,6 +5,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use ipc::{PumpBatch, PumpEvent};
 use tauri::ipc::Channel;
 use tokio::sync::mpsc;
@@ -14,6 +16,21 @@ use super::Listener;
 
 /// At most one emit per frame interval: a replay burst becomes a few IPC calls, not thousands.
 const PUMP_INTERVAL: Duration = Duration::from_millis(16);
+/// How long the first event after a quiet spell waits for the rest of its burst (a welcome and
+/// its replay, a dice roll and its line: the lines of one read arrive within a millisecond).
+/// It used to wait the whole interval: a join, a reply's first words or a roll reached the
+/// window up to 14 ms later than they needed to.
+const GATHER: Duration = Duration::from_millis(2);
+
+/// When a batch whose first event came `now` goes to the window, the last one having gone at
+/// `last_sent`: after the burst is gathered, and never sooner than an interval after the last.
+fn send_at(now: Instant, last_sent: Option<Instant>) -> Instant {
+    let gathered = now + GATHER;
+    match last_sent {
+        Some(last) => gathered.max(last + PUMP_INTERVAL),
+        None => gathered,
+    }
+}
 
 /// A pump's ticket to shared state: valid while no newer session has started.
 pub(super) struct Current {
@@ -46,11 +63,12 @@ pub(super) async fn pump(
         }
     };
     let mut said = Said::default();
+    let mut last_sent = None;
     while let Some(first) = events.recv().await {
         show(&first);
         let mut batch = PumpBatch::default();
         said.pass(first, &mut batch);
-        tokio::time::sleep(PUMP_INTERVAL).await;
+        tokio::time::sleep_until(send_at(Instant::now(), last_sent)).await;
         while let Ok(more) = events.try_recv() {
             show(&more);
             said.pass(more, &mut batch);
@@ -62,6 +80,7 @@ pub(super) async fn pump(
             // The page went away (reload or close): nobody is listening any more.
             break;
         }
+        last_sent = Some(Instant::now());
     }
 }
 
@@ -154,6 +173,26 @@ mod tests {
             &mut said,
             SessionEvent::Status(ConnectionStatus::Online { latency_ms: None })
         ));
+    }
+
+    #[test]
+    fn a_first_event_after_quiet_goes_at_once_and_a_stream_once_an_interval() {
+        let t0 = Instant::now();
+        assert_eq!(send_at(t0, None), t0 + GATHER, "the first of a session");
+        let quiet = t0 + Duration::from_secs(3);
+        assert_eq!(
+            send_at(quiet, Some(t0)),
+            quiet + GATHER,
+            "after a quiet spell"
+        );
+        let soon = t0 + Duration::from_millis(5);
+        assert_eq!(
+            send_at(soon, Some(t0)),
+            t0 + PUMP_INTERVAL,
+            "a stream: one batch an interval"
+        );
+        let edge = t0 + PUMP_INTERVAL - Duration::from_millis(1);
+        assert_eq!(send_at(edge, Some(t0)), edge + GATHER);
     }
 
     #[test]
