@@ -457,6 +457,8 @@ impl BenchClient {
             for k in 0..3 {
                 let path = (round + k) % 3;
                 let (client, hash, dir) = (self.clone(), hash.to_string(), cache_dir.to_owned());
+                // Read before the task starts: a worker may begin it before `spawn` returns.
+                let before = process_cpu();
                 let task = tokio::spawn(async move {
                     match path {
                         0 => client.raw_copy(&hash, bytes).await,
@@ -464,7 +466,6 @@ impl BenchClient {
                         _ => client.in_memory(&hash, bytes).await,
                     }
                 });
-                let before = process_cpu();
                 took[path] = task.await.map_err(err)??;
                 cpu[path] = process_cpu()
                     .zip(before)
