@@ -5,11 +5,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::time::Instant;
-
 use ipc::{PumpBatch, PumpEvent};
 use tauri::ipc::Channel;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use transport::session::{ConnectionStatus, SessionEvent};
 
 use super::Listener;
@@ -17,9 +16,10 @@ use super::Listener;
 /// At most one emit per frame interval: a replay burst becomes a few IPC calls, not thousands.
 const PUMP_INTERVAL: Duration = Duration::from_millis(16);
 /// How long the first event after a quiet spell waits for the rest of its burst (a welcome and
-/// its replay, a dice roll and its line: the lines of one read arrive within a millisecond).
-/// It used to wait the whole interval: a join, a reply's first words or a roll reached the
-/// window up to 14 ms later than they needed to.
+/// its replay, a dice roll and its line: the lines of one network read are queued together).
+/// It used to wait the whole interval, holding a reply's first words or a roll 14 ms longer
+/// than one batch a frame needs. (The join's paint did not move with it: when the welcome
+/// arrives, the page is still drawing the room.)
 const GATHER: Duration = Duration::from_millis(2);
 
 /// When a batch whose first event came `now` goes to the window, the last one having gone at
